@@ -1,0 +1,44 @@
+"""What the camera saw: each seat's row of played cards, in trick order.
+
+An ``Observation`` may hold an impossible situation (wrong lengths, conflicting orientations,
+duplicate cards); reconstruction reports those as issues rather than refusing the input.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from vision.cards import Card
+from vision.contract import Contract
+from vision.seats import Seat
+
+
+class Orientation(enum.Enum):
+    """How a card in a row lies relative to its player."""
+
+    WON = "won"  # short side toward the player (long axis points at him)
+    LOST = "lost"  # long side toward the player
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class RowEntry:
+    """One position of a row: orientation, the card if seen, and how sure the reading is."""
+
+    orientation: Orientation = Orientation.UNKNOWN
+    card: Card | None = None
+    confidence: float | None = None
+    card_confidence: float | None = None
+    polygon: tuple[tuple[float, float], ...] | None = None
+
+
+@dataclass
+class Observation:
+    """Input to reconstruction: the game, what is known of the deal, and the rows."""
+
+    game: str
+    rows: dict[Seat, list[RowEntry]] = field(default_factory=dict)
+    dealer: Seat | None = None
+    first_leader: Seat | None = None
+    contract: Contract | None = None
