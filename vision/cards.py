@@ -7,6 +7,7 @@ for ``T``). ``Card.from_str(str(card)) == card`` always holds.
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass
 
 from vision.errors import InvalidCardError
@@ -101,11 +102,14 @@ _RANK_LETTERS = {
 }
 _LETTER_RANKS = {letter: rank for rank, letter in _RANK_LETTERS.items()}
 
+_SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
+
 #: Ranks from highest to lowest, as written in a PBN hand.
 RANKS_HIGH_TO_LOW: tuple[Rank, ...] = tuple(sorted(Rank, reverse=True))
 
 
-@dataclass(frozen=True, order=True)
+@functools.total_ordering
+@dataclass(frozen=True)
 class Card:
     """One playing card. ``str(card)`` is its notation, ``repr`` evaluates back to it."""
 
@@ -133,10 +137,12 @@ class Card:
     def __repr__(self) -> str:
         return f"Card.from_str({str(self)!r})"
 
-    def __lt__(self, other: object) -> bool:  # sort by suit order S H D C, then rank
+    def __lt__(self, other: object) -> bool:
+        """Sort by suit in the order S H D C, then by rank (so a sorted hand reads like PBN,
+        reversed within each suit)."""
         if not isinstance(other, Card):
             return NotImplemented
-        return (SUITS.index(self.suit), self.rank) < (SUITS.index(other.suit), other.rank)
+        return (_SUIT_INDEX[self.suit], self.rank) < (_SUIT_INDEX[other.suit], other.rank)
 
 
 def make_deck(ranks: tuple[Rank, ...]) -> tuple[Card, ...]:
