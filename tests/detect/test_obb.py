@@ -1,0 +1,131 @@
+"""Letterbox, decoding and rotated NMS of the detector's output, on synthetic arrays."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from vision.detect.detections import Detections, quads_to_xywhr, xywhr_to_quads
+from vision.detect.obb import decode, letterbox, polygon_iou, probiou, rotated_nms, to_blob
+
+
+def test_letterbox_round_trip_and_padding():
+    image = np.zeros((1080, 1920, 3), dtype=np.uint8)
+    image[500:520, 900:960] = 255
+    padded, box = letterbox(image, 640)
+    assert padded.shape == (640, 640, 3)
+    assert box.scale == pytest.approx(1 / 3)
+    assert (box.pad_x, box.pad_y) == (0, 140)
+    assert padded[0, 0, 0] == 114 and padded[639, 639, 0] == 114
+    points = np.array([[0.0, 0.0], [1919.0, 1079.0], [930.0, 510.0]])
+    np.testing.assert_allclose(box.to_image(box.to_input(points)), points)
+    x, y = box.to_input(np.array([930.0, 510.0]))
+    assert padded[int(y), int(x)].max() > 200  # the white patch landed where mapped
+
+
+def test_to_blob_is_rgb_chw_unit_range():
+    img = np.zeros((4, 4, 3), dtype=np.uint8)
+    img[..., 0] = 255  # blue in BGR
+    blob = to_blob(img)
+    assert blob.shape == (1, 3, 4, 4) and blob.dtype == np.float32
+    assert blob[0, 2].max() == 1.0 and blob[0, 0].max() == 0.0
+
+
+def _raw_output(boxes: list[tuple[float, float, float, float, float, float, int]]) -> np.ndarray:
+    """Fake (1, 7, A) output from (cx, cy, w, h, angle, score, class) rows plus noise anchors."""
+    a = len(boxes) + 5
+    out = np.zeros((1, 7, a), dtype=np.float32)
+    out[0, 0:4, len(boxes):] = [[10], [10], [5], [5]]
+    out[0, 4:6, len(boxes):] = 0.01
+    for i, (cx, cy, w, h, ang, score, cls) in enumerate(boxes):
+        out[0, 0:4, i] = [cx, cy, w, h]
+        out[0, 4 + cls, i] = score
+        out[0, 4 + 1 - cls, i] = score / 10
+        out[0, 6, i] = ang
+    return out
+
+
+def test_decode_filters_by_confidence_and_reads_layout():
+    out = _raw_output([(100, 50, 40, 60, 0.3, 0.9, 1), (200, 80, 30, 20, 0.0, 0.2, 0)])
+    raw = decode(out, num_classes=2, conf=0.25)
+    assert raw.xywhr.shape == (1, 5)
+    np.testing.assert_allclose(raw.xywhr[0], [100, 50, 40, 60, 0.3], rtol=1e-6)
+    assert raw.class_id.tolist() == [1]
+    assert raw.score[0] == pytest.approx(0.9)
+
+
+def test_decode_rejects_wrong_layout():
+    with pytest.raises(ValueError, match="expected output"):
+        decode(np.zeros((1, 6, 10)), num_classes=2, conf=0.5)
+
+
+def test_xywhr_quads_round_trip():
+    xywhr = np.array([[50.0, 60.0, 40.0, 20.0, 0.4], [0.0, 0.0, 10.0, 30.0, -1.0]])
+    quads = xywhr_to_quads(xywhr)
+    np.testing.assert_allclose(quads_to_xywhr(quads), xywhr, atol=1e-9)
+    # w lies along the angle: the first edge has length w and direction angle
+    edge = quads[0, 1] - quads[0, 0]
+    assert np.linalg.norm(edge) == pytest.approx(40.0)
+    assert math.atan2(edge[1], edge[0]) == pytest.approx(0.4)
+
+
+def test_polygon_iou_half_overlap_is_one_third():
+    a = np.array([[0, 0], [10, 0], [10, 14], [0, 14]], dtype=float)
+    b = a + [5, 0]
+    assert polygon_iou(a, b) == pytest.approx(1 / 3)
+    assert polygon_iou(a, a) == pytest.approx(1.0)
+    assert polygon_iou(a, a + [20, 0]) == 0.0
+    # a rotated copy: IoU of a square with itself turned by 45 degrees = 1 / (2 sqrt2 - 1)... check
+    sq = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], dtype=float)
+    r = math.sqrt(2)
+    diamond = np.array([[0, -r], [r, 0], [0, r], [-r, 0]])
+    inter = 8 * (math.sqrt(2) - 1)
+    assert polygon_iou(sq, diamond) == pytest.approx(inter / (8 - inter))
+
+
+def test_probiou_is_symmetric_and_one_for_identical_boxes():
+    a = np.array([50, 50, 20, 30, 0.2])
+    b = np.array([[55, 52, 20, 30, 0.5]])
+    assert probiou(a, a[None])[0] == pytest.approx(1.0, abs=1e-3)
+    assert probiou(a, b)[0] == pytest.approx(probiou(b[0], a[None])[0])
+    # the same rectangle described with w/h swapped and the angle turned by 90 deg
+    c = np.array([[50, 50, 30, 20, 0.2 + math.pi / 2]])
+    assert probiou(a, c)[0] == pytest.approx(1.0, abs=1e-3)
+    assert probiou(a, np.array([[500, 500, 20, 30, 0.0]]))[0] < 0.01
+
+
+def test_nms_keeps_row_neighbours_and_drops_duplicates():
+    # three cards of a row, each covering half of the previous, plus a duplicate of the middle one
+    boxes = np.array(
+        [
+            [100, 100, 40, 56, 0.0],
+            [120, 100, 40, 56, 0.0],
+            [140, 100, 40, 56, 0.0],
+            [121, 101, 41, 55, 0.03],
+        ]
+    )
+    scores = np.array([0.9, 0.8, 0.85, 0.7])
+    keep = rotated_nms(boxes, scores, iou=0.7)
+    assert sorted(keep.tolist()) == [0, 1, 2]
+    assert keep.tolist()[0] == 0  # best first
+
+
+def test_nms_empty():
+    assert rotated_nms(np.zeros((0, 5)), np.zeros(0), 0.7).tolist() == []
+
+
+def test_detections_validation_and_masking():
+    quads = xywhr_to_quads(np.array([[10, 10, 4, 6, 0], [30, 30, 4, 6, 1]]))
+    det = Detections(quads, [0.9, 0.4], [0, 1])
+    assert len(det) == 2 and det.face_up.tolist() == [False, True]
+    sub = det[det.confidence > 0.5]
+    assert len(sub) == 1 and sub.class_id.tolist() == [0]
+    sub.quads[0, 0, 0] = -99
+    assert det.quads[0, 0, 0] != -99  # masking copies
+    with pytest.raises(ValueError, match=r"\(N, 4, 2\)"):
+        Detections(np.zeros((2, 3, 2)), [1, 1], [0, 0])
+    with pytest.raises(ValueError, match="confidence"):
+        Detections(quads, [0.9], [0, 1])
+    assert len(Detections.empty()) == 0

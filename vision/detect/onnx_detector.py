@@ -1,0 +1,107 @@
+"""The card detector: an oriented-box ONNX model run with onnxruntime.
+
+``CardDetector().detect(image)`` returns every card in a BGR photo as :class:`Detections` in
+image pixels - the full card rectangle, also where the next card of a row covers it.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import numpy as np
+
+from vision.detect.detections import Detections, xywhr_to_quads
+from vision.detect.obb import decode, letterbox, rotated_nms, to_blob
+from vision.errors import TrickvisionError
+from vision.models import model_path as find_model
+
+
+class CardDetector:
+    """Finds cards (classes card_down / card_up) in one image.
+
+    ``conf`` is the lowest class score kept, ``iou`` the overlap (probiou) above which the
+    weaker of two boxes is dropped, ``imgsz`` the square input size (default: the model's).
+    """
+
+    def __init__(
+        self,
+        model_path: str | Path | None = None,
+        *,
+        conf: float = 0.35,
+        iou: float = 0.7,
+        imgsz: int | None = None,
+        threads: int | None = None,
+        max_det: int = 300,
+    ) -> None:
+        if not 0.0 < conf < 1.0:
+            raise ValueError(f"conf must be in (0, 1), got {conf}")
+        if not 0.0 < iou <= 1.0:
+            raise ValueError(f"iou must be in (0, 1], got {iou}")
+        import onnxruntime as ort
+
+        path = Path(model_path) if model_path is not None else find_model("detector")
+        if not path.is_file():
+            raise TrickvisionError(f"detector model not found: {path}")
+        options = ort.SessionOptions()
+        if threads:
+            options.intra_op_num_threads = threads
+        options.log_severity_level = 3
+        self.session = ort.InferenceSession(
+            str(path), sess_options=options, providers=["CPUExecutionProvider"]
+        )
+        inp = self.session.get_inputs()[0]
+        self.input_name = inp.name
+        meta = self.session.get_modelmeta().custom_metadata_map
+        model_size = inp.shape[2] if isinstance(inp.shape[2], int) else None
+        if model_size is None and "imgsz" in meta:
+            model_size = int(ast.literal_eval(meta["imgsz"])[0])
+        self.imgsz = int(imgsz or model_size or 640)
+        if model_size is not None and imgsz is not None and imgsz != model_size:
+            raise ValueError(f"this model takes {model_size} px input; imgsz={imgsz} given")
+        default_names = {0: "card_down", 1: "card_up"}
+        names = ast.literal_eval(meta["names"]) if "names" in meta else default_names
+        self.class_names = [names[k] for k in sorted(names)]
+        self.num_classes = len(self.class_names)
+        self.conf = conf
+        self.iou = iou
+        self.max_det = max_det
+        self.path = path
+
+    def infer(self, blob: np.ndarray) -> np.ndarray:
+        """The bare network: (1, 3, S, S) float32 -> raw output."""
+        return self.session.run(None, {self.input_name: blob})[0]
+
+    def detect(self, image: np.ndarray) -> Detections:
+        """All cards in a BGR (or greyscale) uint8 image, in image pixels."""
+        image = _as_bgr(image)
+        padded, box = letterbox(image, self.imgsz)
+        raw = decode(self.infer(to_blob(padded)), self.num_classes, self.conf)
+        if len(raw.score) == 0:
+            return Detections.empty()
+        keep = rotated_nms(raw.xywhr, raw.score, self.iou, self.max_det)
+        quads = box.to_image(xywhr_to_quads(raw.xywhr[keep]))
+        h, w = image.shape[:2]
+        quads[..., 0] = np.clip(quads[..., 0], -0.5 * w, 1.5 * w)
+        quads[..., 1] = np.clip(quads[..., 1], -0.5 * h, 1.5 * h)
+        return Detections(
+            quads,
+            raw.score[keep],
+            raw.class_id[keep],
+            {"class_scores": raw.class_scores[keep]},
+        )
+
+
+def _as_bgr(image: np.ndarray) -> np.ndarray:
+    image = np.asarray(image)
+    if image.ndim == 2:
+        image = np.repeat(image[:, :, None], 3, axis=2)
+    if image.ndim != 3 or image.shape[2] not in (3, 4):
+        raise TrickvisionError(f"expected a colour or greyscale image, got shape {image.shape}")
+    if image.shape[2] == 4:
+        image = image[:, :, :3]
+    if image.dtype != np.uint8:
+        image = np.clip(image, 0, 255).astype(np.uint8)
+    if image.shape[0] < 8 or image.shape[1] < 8:
+        raise TrickvisionError(f"image too small to hold cards: {image.shape[1]}x{image.shape[0]}")
+    return np.ascontiguousarray(image)

@@ -1,0 +1,82 @@
+"""Find a shipped model by name and verify its checksum before anything loads it.
+
+Models live in the repository's ``models/`` folder as ``<name>.onnx`` with ``<name>.sha256``
+(``sha256sum`` format) and a model card ``<name>.md``. The environment variable
+``TRICKVISION_MODELS`` points to another folder (e.g. an installed copy or a newer model).
+A model whose checksum is missing or wrong is refused: a truncated download or a model
+swapped without its card must not silently produce readings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import vision
+from vision.errors import TrickvisionError
+
+ENV_VAR = "TRICKVISION_MODELS"
+
+
+class ModelError(TrickvisionError):
+    """A shipped model is missing, or its file does not match its checksum."""
+
+
+def models_dir() -> Path:
+    """The folder searched for models: ``$TRICKVISION_MODELS`` or the repo's ``models/``."""
+    override = os.environ.get(ENV_VAR)
+    if override:
+        return Path(override).expanduser()
+    return Path(vision.__file__).resolve().parent.parent / "models"
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+_verified: dict[tuple[str, int, float], str] = {}
+
+
+def model_path(name: str, *, verify: bool = True) -> Path:
+    """Path of ``<name>.onnx`` in :func:`models_dir`, checked against ``<name>.sha256``."""
+    folder = models_dir()
+    path = folder / f"{name}.onnx"
+    if not path.is_file():
+        raise ModelError(
+            f"model {name!r} not found: expected {path} (set {ENV_VAR} to the folder that "
+            f"holds {name}.onnx)"
+        )
+    if verify:
+        verify_checksum(path)
+    return path
+
+
+def model_exists(name: str) -> bool:
+    return (models_dir() / f"{name}.onnx").is_file()
+
+
+def verify_checksum(path: Path) -> None:
+    """Raise :class:`ModelError` unless ``path`` matches the hash in ``<stem>.sha256``."""
+    path = Path(path)
+    checksum_file = path.with_suffix(".sha256")
+    if not checksum_file.is_file():
+        raise ModelError(f"model {path.name}: checksum file {checksum_file} is missing")
+    text = checksum_file.read_text().strip()
+    expected = text.split()[0].lower() if text else ""
+    if len(expected) != 64 or any(ch not in "0123456789abcdef" for ch in expected):
+        raise ModelError(f"model {path.name}: {checksum_file} does not hold a SHA-256 hash")
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_size, stat.st_mtime)
+    actual = _verified.get(key) or file_sha256(path)
+    if actual != expected:
+        raise ModelError(
+            f"model {path.name} does not match its checksum ({checksum_file.name} says "
+            f"{expected[:12]}..., the file is {actual[:12]}...): the file is damaged or was "
+            f"replaced without updating its checksum and model card"
+        )
+    _verified[key] = actual
