@@ -1,0 +1,610 @@
+"""Reconstruction: from each player's row of played cards to the tricks, winners and result.
+
+The input is an ``Observation`` (for each seat its row in trick order, each position with an
+orientation and, when seen, the card). The output is a ``Report``: for every trick its leader,
+winner, cards and the evidence used; the result; and every contradiction found, as data.
+Nothing here raises on an impossible table: duplicates, wrong row lengths, orientations that
+disagree with each other or with the cards, and revokes all become ``Issue`` entries.
+
+How it decides:
+
+* Where every card of a trick and its leader are known, the game's rules decide the winner, and
+  each orientation that disagrees is a ``wrong_orientation`` issue.
+* Otherwise the orientations decide. When they disagree the trick stays undetermined and its
+  candidates are listed (``orientation_conflict``), never silently guessed.
+* When the trump suit or the first leader is not given, every possibility is played through and
+  scored by how many orientations and follow-suit rules it contradicts; the best is used and
+  reported with a confidence (ties that change a trick leave that trick undetermined).
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+from vision.cards import Card, Suit
+from vision.contract import Contract
+from vision.games import Game, find_game
+from vision.record import Observation, Orientation, RowEntry
+from vision.seats import SEATS, Seat
+
+#: How much less likely a hypothesis becomes per contradiction it needs (log-odds units);
+#: about a 5 % chance that any one orientation or card is misread.
+EVIDENCE_WEIGHT = 3.0
+#: Extra weight of a revoke (rare at a real table) in the inference score.
+REVOKE_WEIGHT = 1.5
+
+WON, LOST, UNKNOWN = Orientation.WON, Orientation.LOST, Orientation.UNKNOWN
+
+
+class IssueKind(enum.Enum):
+    """What kind of contradiction an ``Issue`` reports."""
+
+    ORIENTATION_CONFLICT = "orientation_conflict"
+    ROW_LENGTH = "row_length"
+    WRONG_ORIENTATION = "wrong_orientation"
+    REVOKE = "revoke"
+    DUPLICATE_CARD = "duplicate_card"
+    UNKNOWN_CARD = "unknown_card"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One contradiction: its kind, where (seat, 1-based trick; None when not one place)."""
+
+    kind: IssueKind
+    seat: Seat | None
+    trick: int | None
+    message: str
+    #: For ``wrong_orientation``: how the card should lie.
+    expected: Orientation | None = None
+
+
+@dataclass(frozen=True)
+class TrickReport:
+    """One trick as reconstructed.
+
+    ``side`` is the unit that took the trick ('NS'/'EW' in bridge, the seat letter otherwise);
+    it may be known while ``winner`` is not (bridge rows without faces). ``evidence`` says what
+    decided it: 'cards' (the rules), 'orientation' (the rows), or 'none' (undetermined, see
+    ``candidates``).
+    """
+
+    number: int
+    leader: Seat | None
+    winner: Seat | None
+    side: str | None
+    cards: dict[Seat, Card | None]
+    orientations: dict[Seat, Orientation]
+    evidence: str
+    candidates: tuple[str, ...] = ()
+
+    @property
+    def determined(self) -> bool:
+        return self.side is not None
+
+    def play_order(self, game: Game, seats: tuple[Seat, ...]) -> list[Seat] | None:
+        """Seats in the order they played, when the leader is known."""
+        return game.play_order(self.leader, seats) if self.leader is not None else None
+
+
+@dataclass(frozen=True)
+class Inference:
+    """A value that was given, inferred from the rows, or could not be told.
+
+    ``value`` is a suit letter or 'NT' for the trump, a seat letter for the first leader.
+    ``confidence`` is a rough probability (1.0 when given); ``alternatives`` maps the other
+    candidates to theirs.
+    """
+
+    value: str | None
+    source: str  # "given", "inferred" or "unknown"
+    confidence: float | None = None
+    alternatives: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class Report:
+    """Everything reconstruction found. ``issues`` is empty for a clean, consistent table."""
+
+    game: str
+    seats: tuple[Seat, ...]
+    rows: dict[Seat, list[RowEntry]]
+    tricks: list[TrickReport]
+    result: dict[str, int]
+    undetermined: list[int]
+    issues: list[Issue]
+    dealer: Seat | None = None
+    contract: Contract | None = None
+    first_leader: Seat | None = None
+    trump: Inference = field(default_factory=lambda: Inference(None, "unknown"))
+    leader: Inference = field(default_factory=lambda: Inference(None, "unknown"))
+    #: Each player's original hand, when his whole row was seen face up.
+    hands: dict[Seat, tuple[Card, ...]] | None = None
+    #: False while the deal is still being played (all rows shorter than a hand, equal).
+    complete: bool = True
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing is contradictory and every trick is determined."""
+        return not self.issues and not self.undetermined
+
+    def issues_of(self, kind: IssueKind | str) -> list[Issue]:
+        k = IssueKind(kind) if isinstance(kind, str) else kind
+        return [i for i in self.issues if i.kind is k]
+
+    def trick(self, number: int) -> TrickReport:
+        return self.tricks[number - 1]
+
+
+# ---------------------------------------------------------------------------------------------
+# working records
+
+
+@dataclass
+class _Step:
+    leaders: frozenset[Seat]
+    winner: Seat | None
+    winners: frozenset[Seat]  # seats that may have taken the trick (for the next leader)
+    side: str | None
+    evidence: str
+    candidates: tuple[str, ...]
+    mismatches: list[tuple[Seat, Orientation]]
+    revokes: list[Issue]
+
+
+@dataclass
+class _Chain:
+    trump: Suit | None
+    first: frozenset[Seat]
+    steps: list[_Step]
+    score: float
+
+
+@dataclass(frozen=True)
+class _Verdict:
+    """What the orientations alone say about one trick."""
+
+    winners: frozenset[Seat]  # seats that may have won, consistent with the orientations
+    conflict: bool
+    dissenter: Seat | None  # the one row that disagrees, when it is clear which
+
+
+def _trump_name(trump: Suit | None) -> str:
+    return "NT" if trump is None else trump.value
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def reconstruct(observation: Observation) -> Report:
+    """Reconstruct the play from an observation; contradictions become ``Report.issues``."""
+    return _Reconstruction(observation).run()
+
+
+class _Reconstruction:
+    def __init__(self, obs: Observation) -> None:
+        self.obs = obs
+        self.game = find_game(obs.game)
+        self.issues: list[Issue] = []
+        self.notes: list[str] = []
+
+    # ----------------------------------------------------------------------------- set-up
+    def _active_seats(self) -> tuple[Seat, ...]:
+        g, obs = self.game, self.obs
+        present = [s for s in SEATS if s in obs.rows]
+        if g.n_players == 4:
+            for s in SEATS:
+                if s not in obs.rows:
+                    self.issues.append(Issue(IssueKind.ROW_LENGTH, s, None,
+                                             f"{s}: no row was seen"))
+            return SEATS
+        nonempty = [s for s in present if obs.rows[s]]
+        chosen = list(nonempty)
+        if len(chosen) > 3 and obs.dealer is not None and obs.dealer in chosen \
+                and g.name == "preferans":
+            chosen.remove(obs.dealer)
+            self.issues.append(Issue(
+                IssueKind.ROW_LENGTH, obs.dealer, None,
+                f"{obs.dealer}: the dealer sits out in four-handed preferans but has a row of "
+                f"{len(obs.rows[obs.dealer])} cards; ignored"))
+        if len(chosen) > 3:
+            chosen.sort(key=lambda s: -len(obs.rows[s]))
+            for s in chosen[3:]:
+                self.issues.append(Issue(
+                    IssueKind.ROW_LENGTH, s, None,
+                    f"{s}: {g.name} has three players but four rows were seen; "
+                    f"this row ({len(obs.rows[s])} cards) is ignored"))
+            chosen = chosen[:3]
+        if len(chosen) < 3:
+            fill = [s for s in present if s not in chosen]
+            fill += [s for s in SEATS if s not in present and s != obs.dealer]
+            fill += [s for s in SEATS if s not in fill and s not in chosen]
+            if g.name == "lhombre" or (obs.dealer is not None and len(present) == 3):
+                pass
+            for s in fill:
+                if len(chosen) == 3:
+                    break
+                chosen.append(s)
+                self.issues.append(Issue(IssueKind.ROW_LENGTH, s, None,
+                                         f"{s}: no row was seen"))
+        return tuple(sorted(chosen))
+
+    def run(self) -> Report:
+        g, obs = self.game, self.obs
+        seats = self._active_seats()
+        self.seats = seats
+        rows = {s: list(obs.rows.get(s, [])) for s in seats}
+        lengths = {s: len(rows[s]) for s in seats}
+        longest = max(lengths.values()) if lengths else 0
+
+        # cards: unknown and duplicate cards
+        first_seen: dict[Card, tuple[Seat, int]] = {}
+        cards: dict[Seat, list[Card | None]] = {}
+        for s in seats:
+            col: list[Card | None] = []
+            for pos, e in enumerate(rows[s], 1):
+                c = e.card
+                if c is not None and not g.in_deck(c):
+                    self.issues.append(Issue(IssueKind.UNKNOWN_CARD, s, pos,
+                                             f"{s} trick {pos}: {c} is not in the {g.name} deck"))
+                    c = None
+                if c is not None:
+                    if c in first_seen:
+                        os_, op = first_seen[c]
+                        self.issues.append(Issue(
+                            IssueKind.DUPLICATE_CARD, s, pos,
+                            f"{s} trick {pos}: {c} was already seen at {os_} trick {op}"))
+                    else:
+                        first_seen[c] = (s, pos)
+                col.append(c)
+            cards[s] = col
+
+        # row lengths
+        complete = getattr(obs, "complete", None)
+        counts = Counter(lengths.values())
+        if complete is None:
+            complete = longest >= g.hand_size or len(counts) > 1 and longest >= g.hand_size - 1
+        if complete:
+            target = g.hand_size
+        else:
+            top = max(counts.values()) if counts else 0
+            target = max(n for n, k in counts.items() if k == top) if counts else 0
+        for s in seats:
+            n = lengths[s]
+            if n != target and (s in obs.rows or g.n_players == 4):
+                what = "a full hand" if complete else "the other rows"
+                if n > g.hand_size:
+                    what = f"a hand of {g.hand_size}"
+                self.issues.append(Issue(
+                    IssueKind.ROW_LENGTH, s, None,
+                    f"{s}: row has {n} card{'s' if n != 1 else ''}, expected {target} "
+                    f"({what})"))
+        n_tricks = min(longest, g.hand_size)
+
+        self.n_tricks = n_tricks
+        self.cards = cards
+        self.orients = {s: [e.orientation for e in rows[s]] for s in seats}
+        self.trick_cards = [{s: (cards[s][i] if i < lengths[s] else None) for s in seats}
+                            for i in range(n_tricks)]
+        self.trick_orients = [{s: (self.orients[s][i] if i < lengths[s] else UNKNOWN)
+                               for s in seats} for i in range(n_tricks)]
+        self.verdicts = [self._verdict(o) for o in self.trick_orients]
+        self.later = {s: [frozenset(c for c in cards[s][i + 1:] if c is not None)
+                          for i in range(n_tricks)] for s in seats}
+
+        trump_info, leader_info, chain, contract, first_leader = self._choose_chain()
+        tricks, undetermined = self._tricks_from(chain)
+        self._orientation_issues(chain, tricks)
+        for st in chain.steps:
+            self.issues.extend(st.revokes)
+
+        result = {side: 0 for side in g.sides(seats)}
+        for t in tricks:
+            if t.side is not None:
+                result[t.side] += 1
+
+        hands = self._hands(rows, cards, complete) if complete else None
+        order = {k: i for i, k in enumerate(IssueKind)}
+        self.issues.sort(key=lambda i: (i.trick if i.trick is not None else 0,
+                                        order[i.kind], i.seat if i.seat is not None else -1))
+        return Report(
+            game=g.name, seats=seats, rows={s: list(obs.rows.get(s, [])) for s in seats},
+            tricks=tricks, result=result, undetermined=undetermined, issues=self.issues,
+            dealer=obs.dealer, contract=contract, first_leader=first_leader,
+            trump=trump_info, leader=leader_info, hands=hands, complete=bool(complete),
+            notes=self.notes)
+
+    # ----------------------------------------------------------------------------- evidence
+    def _verdict(self, orient: dict[Seat, Orientation]) -> _Verdict:
+        seats = self.seats
+        if self.game.partnership:
+            votes: dict[str, list[Seat]] = {"NS": [], "EW": []}
+            for s, o in orient.items():
+                if o is UNKNOWN:
+                    continue
+                won_side = s.side if o is WON else ("EW" if s.side == "NS" else "NS")
+                votes[won_side].append(s)
+            if votes["NS"] and votes["EW"]:
+                a, b = votes["NS"], votes["EW"]
+                dissenter = None
+                if len(a) == 1 and len(b) >= 3:
+                    dissenter = a[0]
+                elif len(b) == 1 and len(a) >= 3:
+                    dissenter = b[0]
+                return _Verdict(frozenset(seats), True, dissenter)
+            for side in ("NS", "EW"):
+                if votes[side]:
+                    return _Verdict(frozenset(s for s in seats if s.side == side), False, None)
+            return _Verdict(frozenset(seats), False, None)
+        won = [s for s in seats if orient[s] is WON]
+        unknown = [s for s in seats if orient[s] is UNKNOWN]
+        if len(won) == 1:
+            return _Verdict(frozenset(won), False, None)
+        if len(won) > 1:
+            return _Verdict(frozenset(won), True, None)
+        if unknown:
+            return _Verdict(frozenset(unknown), False, None)
+        return _Verdict(frozenset(seats), True, None)
+
+    def _mismatches(self, i: int, winner: Seat) -> list[tuple[Seat, Orientation]]:
+        g = self.game
+        out = []
+        for s, o in self.trick_orients[i].items():
+            if o is UNKNOWN:
+                continue
+            want = g.orientation(s, winner)
+            if o is not want:
+                out.append((s, want))
+        return out
+
+    # ----------------------------------------------------------------------------- chains
+    def _run_chain(self, trump: Suit | None, first: frozenset[Seat],
+                   contract: Contract) -> _Chain:
+        g, seats = self.game, self.seats
+        steps: list[_Step] = []
+        leaders = first
+        score = 0.0
+        orders = {s: g.play_order(s, seats) for s in seats}
+        for i in range(self.n_tricks):
+            tc = self.trick_cards[i]
+            complete = all(c is not None for c in tc.values())
+            verdict = self.verdicts[i]
+            revokes: list[Issue] = []
+            if complete:
+                options: dict[Seat, tuple[Seat, list[tuple[Seat, Orientation]]]] = {}
+                for ld in leaders:
+                    order = orders[ld]
+                    cs = [tc[s] for s in order]
+                    w = order[g.winning_index(cs, trump)]  # type: ignore[arg-type]
+                    options[ld] = (w, self._mismatches(i, w))
+                best = min(len(m) for _, m in options.values())
+                kept = [ld for ld, (_, m) in options.items() if len(m) == best]
+                if len(kept) < len(options):
+                    leaders = frozenset(kept)
+                winners = frozenset(options[ld][0] for ld in kept)
+                sides = {g.side(w) for w in winners}
+                if len(winners) == 1:
+                    w = next(iter(winners))
+                    step = _Step(leaders, w, winners, g.side(w), "cards", (),
+                                 options[kept[0]][1], revokes)
+                elif len(sides) == 1:
+                    side = next(iter(sides))
+                    step = _Step(leaders, None, winners, side, "cards", (),
+                                 options[kept[0]][1], revokes)
+                else:
+                    step = _Step(leaders, None, winners, None, "none",
+                                 tuple(sorted(sides)), [], revokes)
+                score += best
+            else:
+                sides = {g.side(w) for w in verdict.winners}
+                if not verdict.conflict and len(sides) == 1:
+                    side = next(iter(sides))
+                    winner = next(iter(verdict.winners)) if len(verdict.winners) == 1 else None
+                    step = _Step(leaders, winner, verdict.winners, side, "orientation", (), [],
+                                 revokes)
+                else:
+                    step = _Step(leaders, None, verdict.winners, None, "none",
+                                 tuple(s for s in g.sides(seats) if s in sides), [], revokes)
+            if len(leaders) == 1:
+                revokes.extend(self._revokes(i, next(iter(leaders)), contract))
+                score += REVOKE_WEIGHT * len(revokes)
+            steps.append(step)
+            leaders = step.winners
+        return _Chain(trump, first, steps, score)
+
+    def _revokes(self, i: int, leader: Seat, contract: Contract) -> list[Issue]:
+        g = self.game
+        tc = self.trick_cards[i]
+        lead = tc[leader]
+        if lead is None:
+            return []
+        out = []
+        trump = g.trump(contract)
+        for s in g.play_order(leader, self.seats)[1:]:
+            c = tc[s]
+            if c is None:
+                continue
+            later = self.later[s][i]
+            if not later:
+                continue
+            legal = g.legal_cards((c, *later), (lead,), contract)
+            if c in legal:
+                continue
+            shown = sorted((x for x in legal if x != c), reverse=True)
+            proof = shown[0] if shown else None
+            where = ""
+            if proof is not None:
+                pos = self.cards[s].index(proof) + 1
+                where = f" but still held {proof} (played at trick {pos})"
+            led_suit = g.follow_suit(lead, trump)
+            must = "follow suit"
+            if proof is not None and g.follow_suit(proof, trump) != led_suit:
+                must = "trump"
+            out.append(Issue(
+                IssueKind.REVOKE, s, i + 1,
+                f"{s} trick {i + 1}: played {c} to {leader}'s lead of {lead}{where}; "
+                f"he had to {must}"))
+        return out
+
+    def _first_candidates(self) -> tuple[frozenset[Seat], str]:
+        g, obs = self.game, self.obs
+        if obs.first_leader is not None and obs.first_leader in self.seats:
+            return frozenset((obs.first_leader,)), "given"
+        try:
+            first = g.first_leader(dealer=obs.dealer, contract=obs.contract, seats=self.seats)
+        except (ValueError, KeyError):
+            return frozenset(self.seats), "unknown"
+        return frozenset((first,)), "given"
+
+    def _choose_chain(self) -> tuple[Inference, Inference, _Chain, Contract | None, Seat | None]:
+        g, obs = self.game, self.obs
+        if obs.contract is not None:
+            trumps: tuple[Suit | None, ...] = (g.trump(obs.contract),)
+            trump_given = True
+        else:
+            trumps = g.trump_candidates()
+            trump_given = False
+        firsts, first_source = self._first_candidates()
+        if obs.first_leader is not None and obs.first_leader not in self.seats:
+            self.notes.append(f"first leader {obs.first_leader} has no row; ignored")
+        any_cards = any(c is not None for tc in self.trick_cards for c in tc.values())
+        if not any_cards:
+            trumps = trumps[:1]
+
+        declarer = obs.contract.declarer if obs.contract is not None else None
+        chains: list[_Chain] = []
+        if len(firsts) == 1 or not any_cards:
+            first_sets = [firsts]
+        else:
+            first_sets = [frozenset((s,)) for s in sorted(firsts)]
+        for tr in trumps:
+            contract = obs.contract if trump_given else g.contract_for_trump(tr, declarer)
+            assert contract is not None
+            for fs in first_sets:
+                chains.append(self._run_chain(tr, fs, contract))
+
+        best = min(chains, key=lambda c: c.score)
+        weights = [math.exp(-EVIDENCE_WEIGHT * (c.score - best.score)) for c in chains]
+        total = sum(weights)
+
+        def infer(key, source_if_single: str) -> Inference:  # type: ignore[no-untyped-def]
+            shares: dict[str, float] = {}
+            for c, w in zip(chains, weights, strict=True):
+                k = key(c)
+                shares[k] = shares.get(k, 0.0) + w / total
+            if len(shares) == 1:
+                value = next(iter(shares))
+                if source_if_single == "given":
+                    return Inference(value, "given", 1.0)
+                return Inference(None, "unknown")
+            top = key(best)
+            if not any_cards or max(shares.values()) - min(shares.values()) < 1e-9:
+                return Inference(None, "unknown", None,
+                                 {k: round(v, 3) for k, v in shares.items()})
+            return Inference(top, "inferred", round(shares[top], 3),
+                             {k: round(v, 3) for k, v in shares.items() if k != top})
+
+        trump_info = infer(lambda c: _trump_name(c.trump), "given" if trump_given else "x")
+        if len(first_sets) == 1:
+            f = next(iter(firsts)) if len(firsts) == 1 else None
+            leader_info = (Inference(f.name, first_source, 1.0) if f is not None
+                           else Inference(None, "unknown"))
+        else:
+            leader_info = infer(lambda c: next(iter(c.first)).name, "x")
+        if trump_given:
+            contract = obs.contract
+        elif trump_info.value is not None:
+            contract = g.contract_for_trump(best.trump, declarer)
+        else:
+            contract = None
+
+        # Hypotheses as good as the best one that disagree about a trick make it undetermined.
+        ties = [c for c in chains if c is not best and c.score == best.score]
+        self._ties = ties
+        first_leader: Seat | None = None
+        if len(best.first) == 1 and all(c.first == best.first for c in ties):
+            first_leader = next(iter(best.first))
+        return trump_info, leader_info, best, contract, first_leader
+
+    # ----------------------------------------------------------------------------- output
+    def _tricks_from(self, chain: _Chain) -> tuple[list[TrickReport], list[int]]:
+        g = self.game
+        tricks: list[TrickReport] = []
+        undetermined: list[int] = []
+        for i, st in enumerate(chain.steps):
+            winner, side, evidence, candidates = st.winner, st.side, st.evidence, st.candidates
+            leader = next(iter(st.leaders)) if len(st.leaders) == 1 else None
+            for other in self._ties:
+                ot = other.steps[i]
+                if ot.side != side:
+                    sides = {x for x in (side, ot.side) if x is not None}
+                    sides |= set(candidates) | set(ot.candidates)
+                    winner, side, evidence = None, None, "none"
+                    candidates = tuple(s for s in g.sides(self.seats) if s in sides)
+                elif ot.winner != winner:
+                    winner = None
+                if len(ot.leaders) != 1 or next(iter(ot.leaders)) != leader:
+                    leader = None
+            if side is None:
+                undetermined.append(i + 1)
+            tricks.append(TrickReport(
+                number=i + 1, leader=leader, winner=winner, side=side,
+                cards=dict(self.trick_cards[i]), orientations=dict(self.trick_orients[i]),
+                evidence=evidence, candidates=candidates))
+        return tricks, undetermined
+
+    def _orientation_issues(self, chain: _Chain, tricks: list[TrickReport]) -> None:
+        for st, t in zip(chain.steps, tricks, strict=True):
+            if t.evidence == "cards":
+                who = t.winner.name if t.winner is not None else t.side
+                for s, want in st.mismatches:
+                    self.issues.append(Issue(
+                        IssueKind.WRONG_ORIENTATION, s, t.number,
+                        f"{s} trick {t.number}: card lies {_other(want)} but"
+                        f" the cards say {who} took the trick; it should lie {want.value}",
+                        expected=want))
+                continue
+            v = self.verdicts[t.number - 1]
+            if v.conflict:
+                shown = " ".join(f"{s}:{o.value}" for s, o in t.orientations.items())
+                cand = " or ".join(t.candidates) if t.candidates else "?"
+                extra = f"; {v.dissenter}'s card is the odd one out" if v.dissenter else ""
+                self.issues.append(Issue(
+                    IssueKind.ORIENTATION_CONFLICT, v.dissenter, t.number,
+                    f"trick {t.number}: rows disagree ({shown}); won by {cand}{extra}"))
+
+    def _hands(self, rows: dict[Seat, list[RowEntry]], cards: dict[Seat, list[Card | None]],
+               complete: bool) -> dict[Seat, tuple[Card, ...]] | None:
+        g = self.game
+        if any(len(cards[s]) != g.hand_size for s in self.seats):
+            return None
+        known = [c for s in self.seats for c in cards[s] if c is not None]
+        if len(set(known)) != len(known):
+            return None
+        missing = [(s, i) for s in self.seats for i, c in enumerate(cards[s]) if c is None]
+        if missing:
+            unseen = [c for c in g.deck if c not in set(known)]
+            if not (g.n_players == 4 and len(missing) == 1 and len(unseen) == 1):
+                return None
+            s, i = missing[0]
+            self.notes.append(f"{s} trick {i + 1}: card not seen; it must be {unseen[0]}, "
+                              f"the only card of the deck not seen")
+            filled = {s2: list(col) for s2, col in cards.items()}
+            filled[s][i] = unseen[0]
+            cards = filled
+        return {s: tuple(sorted((c for c in cards[s] if c is not None), reverse=True))
+                for s in self.seats}
+
+
+def _other(o: Orientation) -> str:
+    return "lost" if o is WON else "won"
+
+
+__all__ = ["Inference", "Issue", "IssueKind", "Report", "TrickReport", "reconstruct"]
