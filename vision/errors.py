@@ -27,6 +27,20 @@ class InputFileError(TrickvisionError):
     """A file given by the user is missing, unreadable or not of the expected kind."""
 
 
+class ObservationFormatError(InputFileError):
+    """An observation (JSON) is malformed; the message names the file, seat and position."""
+
+
+class PbnDecodeError(InputFileError):
+    """A PBN file could not be read; ``lineno`` is the 1-based line of the problem."""
+
+    def __init__(self, message: str, lineno: int | None = None, source: str = "<pbn>") -> None:
+        where = f"{source}:{lineno}" if lineno is not None else source
+        super().__init__(f"{where}: {message}")
+        self.lineno = lineno
+        self.source = source
+
+
 class MissingExtraError(ImportError):
     """An optional dependency is missing; the message names the extra to install."""
 

@@ -42,3 +42,6 @@ class Observation:
     dealer: Seat | None = None
     first_leader: Seat | None = None
     contract: Contract | None = None
+    #: True when the deal is over (short rows are then wrong), False while it is still being
+    #: played, None to let reconstruction decide from the row lengths.
+    complete: bool | None = None

@@ -81,6 +81,7 @@ class SimulatedDeal:
             dealer=self.dealer if with_dealer else None,
             first_leader=self.first_leader if with_first_leader else None,
             contract=self.contract if with_contract else None,
+            complete=self.complete,
         )
 
 
