@@ -1,0 +1,416 @@
+"""From card rectangles to rows: seat, trick order and won/lost orientation of every card.
+
+The steps, all in the table frame (:mod:`vision.table.geometry`):
+
+1. **Chains.** Two cards belong together when their full rectangles overlap deeply (a row card
+   covers 30-70 % of the previous one); connected groups of such cards are row pieces.
+2. **Seats.** A piece lying along a horizontal line below the table centre is South's, above it
+   North's; vertical pieces left/right are West's/East's. Single cards go by the side of the
+   table they lie on. Several pieces of one side form one row.
+3. **Current trick.** A face-up card lying alone nearer the centre than its player's row is a
+   card of the trick in progress, not a row card.
+4. **Order.** A row runs from its player's left to his right; each new card lies on top of the
+   previous one. The position along the row gives the order; the occlusion (whose border is
+   visible where two cards overlap - the top card's edge crosses the lower card) checks it, and
+   a row whose overlaps all say the opposite is reversed (with a note).
+5. **Orientation.** A card whose long axis points at its player (is perpendicular to the row's
+   line) is ``won``, along the line ``lost``. The confidence falls as the card approaches 45
+   degrees or looks square (an unsure box); below ``min_confidence`` the card is ``unknown``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.record import Orientation
+from vision.seats import Seat
+from vision.table.geometry import TOWARD, TableFrame, along
+from vision.table.reading import SeenCard, TableReading
+
+#: Typical long/short ratio of a playing card (bridge 88.9/57.2 = 1.55, poker 1.40).
+CARD_ASPECT = 1.45
+
+
+@dataclass(frozen=True)
+class RowSettings:
+    """Thresholds of the row reader (fractions of the median card's short side or plain)."""
+
+    link_depth: float = 0.12  # overlap depth (x short side) that chains two cards
+    link_distance: float = 1.6  # centres farther apart than this (x short side) never chain
+    min_confidence: float = 0.5  # orientation confidence below this -> UNKNOWN
+    trick_margin: float = 0.5  # face-up single nearer the centre by this (x long side) = trick
+    check_occlusion: bool = True
+
+
+@dataclass(frozen=True)
+class CardGeometry:
+    """Per-card measurements in the table frame."""
+
+    centers: np.ndarray  # (N, 2)
+    long_axis: np.ndarray  # (N, 2) unit vectors
+    long_len: np.ndarray  # (N,)
+    short_len: np.ndarray  # (N,)
+
+    @property
+    def aspect(self) -> np.ndarray:
+        return self.long_len / np.maximum(self.short_len, 1e-9)
+
+
+def measure(quads: np.ndarray) -> CardGeometry:
+    """Centre, long axis and side lengths of (N, 4, 2) quads (any corner order around)."""
+    q = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
+    e01 = (q[:, 1] - q[:, 0] + q[:, 2] - q[:, 3]) / 2
+    e12 = (q[:, 2] - q[:, 1] + q[:, 3] - q[:, 0]) / 2
+    l01 = np.linalg.norm(e01, axis=1)
+    l12 = np.linalg.norm(e12, axis=1)
+    first_long = l01 >= l12
+    long_vec = np.where(first_long[:, None], e01, e12)
+    long_len = np.maximum(l01, l12)
+    short_len = np.minimum(l01, l12)
+    axis = long_vec / np.maximum(long_len[:, None], 1e-9)
+    return CardGeometry(q.mean(axis=1), axis, long_len, short_len)
+
+
+def overlap_depth(quads: np.ndarray) -> np.ndarray:
+    """(N, N) penetration depth of convex quads (separating-axis test); 0 where disjoint.
+
+    For rectangles the two edge normals of each card are the only candidate separating axes;
+    the depth is the smallest overlap of the two projections over those four axes.
+    """
+    q = np.asarray(quads, dtype=np.float64)
+    n = len(q)
+    if n == 0:
+        return np.zeros((0, 0))
+    edges = np.roll(q, -1, axis=1) - q  # (N, 4, 2)
+    normals = np.stack([-edges[:, :2, 1], edges[:, :2, 0]], axis=-1)  # (N, 2, 2)
+    normals /= np.maximum(np.linalg.norm(normals, axis=-1, keepdims=True), 1e-9)
+    depth = np.full((n, n), np.inf)
+    for owner in range(2):
+        axis = normals[:, owner]  # (K, 2): axis of card k
+        proj = np.einsum("icd,kd->ikc", q, axis)  # card i projected on card k's axis
+        lo, hi = proj.min(axis=2), proj.max(axis=2)  # (i, k)
+        own_lo, own_hi = np.diag(lo), np.diag(hi)
+        ov = np.minimum(hi, own_hi[None, :]) - np.maximum(lo, own_lo[None, :])
+        depth = np.minimum(depth, np.minimum(ov, ov.T))
+    depth = np.clip(depth, 0, None)
+    np.fill_diagonal(depth, 0)
+    return depth
+
+
+def _components(adjacency: np.ndarray) -> list[list[int]]:
+    n = len(adjacency)
+    parent = list(range(n))
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    for i, j in zip(*np.nonzero(np.triu(adjacency, 1)), strict=True):
+        ri, rj = find(int(i)), find(int(j))
+        if ri != rj:
+            parent[rj] = ri
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(i)
+    return list(groups.values())
+
+
+def _side_of(vector: np.ndarray) -> Seat:
+    x, y = float(vector[0]), float(vector[1])
+    if abs(y) >= abs(x):
+        return Seat.S if y > 0 else Seat.N
+    return Seat.E if x > 0 else Seat.W
+
+
+class RowReader:
+    """Groups one image's cards into rows per seat, in trick order, with orientations."""
+
+    def __init__(
+        self,
+        frame: TableFrame | None = None,
+        settings: RowSettings | None = None,
+        seats: Sequence[Seat] | None = None,
+    ) -> None:
+        self.frame = frame or TableFrame()
+        self.settings = settings or RowSettings()
+        self.seats = tuple(seats) if seats is not None else None
+
+    def read(
+        self,
+        quads: np.ndarray,
+        face_up: np.ndarray,
+        confidence: np.ndarray,
+        *,
+        image: np.ndarray | None = None,
+        image_size: tuple[int, int] | None = None,
+    ) -> TableReading:
+        """Assign every card (image-pixel ``quads`` (N, 4, 2)) to a seat's row or the trick."""
+        quads = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
+        face_up = np.asarray(face_up, dtype=bool).reshape(-1)
+        confidence = np.asarray(confidence, dtype=np.float64).reshape(-1)
+        n = len(quads)
+        if image_size is None:
+            image_size = (image.shape[1], image.shape[0]) if image is not None else (0, 0)
+        cards = [
+            SeenCard(
+                quad=quads[i].copy(), face_up=bool(face_up[i]), confidence=float(confidence[i])
+            )
+            for i in range(n)
+        ]
+        reading = TableReading(cards=cards, image_size=image_size)
+        if n == 0:
+            reading.notes.append("no cards found")
+            return reading
+        tq = self.frame.to_table(quads)
+        geo = measure(tq)
+        short = float(np.median(geo.short_len))
+        long_ = float(np.median(geo.long_len))
+        s = self.settings
+
+        depth = overlap_depth(tq)
+        dist = np.linalg.norm(geo.centers[:, None] - geo.centers[None], axis=-1)
+        linked = (depth > s.link_depth * short) & (dist < s.link_distance * long_)
+        pieces = _components(linked)
+
+        # Table centre: first the middle of all cards, then refined from the rows found.
+        lo, hi = geo.centers.min(axis=0), geo.centers.max(axis=0)
+        centre = (lo + hi) / 2
+        for _ in range(2):
+            piece_seat = [self._piece_seat(geo, p, centre) for p in pieces]
+            centre = self._refine_centre(geo, pieces, piece_seat, centre)
+        piece_seat = [self._piece_seat(geo, p, centre) for p in pieces]
+
+        # Current trick: lone face-up cards lying nearer the centre than their side's row.
+        row_depth: dict[Seat, float] = {}
+        for p, seat in zip(pieces, piece_seat, strict=True):
+            if len(p) >= 2 or not face_up[p[0]]:
+                d = [(geo.centers[i] - centre) @ TOWARD[seat] for i in p]
+                row_depth.setdefault(seat, float(np.median(d)))
+        typical_depth = float(np.median(list(row_depth.values()))) if row_depth else None
+        any_face_down = bool((~face_up).any())
+        seat_members: dict[Seat, list[int]] = {}
+        for p, seat in zip(pieces, piece_seat, strict=True):
+            if len(p) == 1 and face_up[p[0]]:
+                i = p[0]
+                d = float((geo.centers[i] - centre) @ TOWARD[seat])
+                ref = row_depth.get(seat, typical_depth)
+                if (ref is not None and d < ref - s.trick_margin * long_) or (
+                    ref is None and any_face_down
+                ):
+                    if seat in reading.current_trick:
+                        reading.notes.append(f"two face-up cards in front of {seat}")
+                        continue
+                    cards[i].seat = seat
+                    reading.current_trick[seat] = cards[i]
+                    continue
+            seat_members.setdefault(seat, []).extend(p)
+
+        if self.seats is not None:
+            for seat in list(seat_members):
+                if seat not in self.seats:
+                    reading.notes.append(
+                        f"{len(seat_members[seat])} card(s) on the {seat.name} side, where no "
+                        "player of this game sits; left out of the rows"
+                    )
+                    del seat_members[seat]
+
+        orders = self._orders(
+            geo, seat_members, quads, image if s.check_occlusion else None, reading
+        )
+        for seat in sorted(orders):
+            order = orders[seat]
+            normal = self._row_normal(geo, order, seat)
+            for pos, i in enumerate(order, start=1):
+                card = cards[i]
+                card.seat = seat
+                card.row_position = pos
+                orient, conf = self._orientation(geo, i, normal, confidence[i])
+                card.orientation = orient
+                card.orientation_confidence = conf
+            reading.rows[seat] = [cards[i] for i in order]
+        if len(reading.rows) == 1:
+            reading.notes.append(
+                f"only one row found ({next(iter(reading.rows)).name}); a table needs 3 or 4"
+            )
+        return reading
+
+    # -- seats --------------------------------------------------------------------------
+
+    @staticmethod
+    def _piece_seat(geo: CardGeometry, piece: list[int], centre: np.ndarray) -> Seat:
+        pts = geo.centers[piece]
+        mid = pts.mean(axis=0)
+        offset = mid - centre
+        if len(piece) >= 3:
+            # a row's line: horizontal rows are N/S, vertical ones W/E
+            cov = np.cov((pts - mid).T)
+            evals, evecs = np.linalg.eigh(cov)
+            direction = evecs[:, -1]
+            if evals[-1] > 4 * max(evals[0], 1e-9):
+                if abs(direction[0]) >= abs(direction[1]):
+                    return Seat.S if offset[1] > 0 else Seat.N
+                return Seat.E if offset[0] > 0 else Seat.W
+        return _side_of(offset)
+
+    @staticmethod
+    def _refine_centre(
+        geo: CardGeometry, pieces: list[list[int]], seats: list[Seat], centre: np.ndarray
+    ) -> np.ndarray:
+        big: dict[Seat, list[int]] = {}
+        for p, seat in zip(pieces, seats, strict=True):
+            if len(p) >= 2:
+                big.setdefault(seat, []).extend(p)
+        new = centre.copy()
+        if Seat.W in big and Seat.E in big:
+            new[0] = (geo.centers[big[Seat.W], 0].mean() + geo.centers[big[Seat.E], 0].mean()) / 2
+        elif Seat.N in big or Seat.S in big:
+            row = big.get(Seat.S) or big.get(Seat.N) or []
+            new[0] = geo.centers[row, 0].mean()
+        if Seat.N in big and Seat.S in big:
+            new[1] = (geo.centers[big[Seat.N], 1].mean() + geo.centers[big[Seat.S], 1].mean()) / 2
+        elif Seat.W in big or Seat.E in big:
+            row = big.get(Seat.W) or big.get(Seat.E) or []
+            new[1] = geo.centers[row, 1].mean()
+        return new
+
+    # -- order --------------------------------------------------------------------------
+
+    def _orders(
+        self,
+        geo: CardGeometry,
+        seat_members: dict[Seat, list[int]],
+        image_quads: np.ndarray,
+        image: np.ndarray | None,
+        reading: TableReading,
+    ) -> dict[Seat, list[int]]:
+        """Each row's cards from the player's left to his right, checked by the occlusion."""
+        orders: dict[Seat, list[int]] = {}
+        for seat, members in seat_members.items():
+            pos = geo.centers[members] @ along(seat)
+            orders[seat] = [members[k] for k in np.argsort(pos, kind="stable")]
+        if image is None:
+            return orders
+        pairs = [
+            (seat, a, b) for seat, o in orders.items() for a, b in zip(o[:-1], o[1:], strict=True)
+        ]
+        if not pairs:
+            return orders
+        first = np.array([a for _, a, _ in pairs])
+        second = np.array([b for _, _, b in pairs])
+        top, clarity = which_on_top(image, image_quads[first], image_quads[second])
+        for seat in orders:
+            mine = np.array([p[0] == seat for p in pairs])
+            sure = mine & (clarity >= 0.25)
+            n_sure = int(sure.sum())
+            reversed_votes = int((sure & (top == 0)).sum())
+            if n_sure >= 3 and reversed_votes >= 0.75 * n_sure:
+                reading.notes.append(
+                    f"row {seat.name}: each card lies under its right-hand neighbour, so the "
+                    "row was laid from the player's right; read in the order the cards were laid"
+                )
+                orders[seat] = orders[seat][::-1]
+        return orders
+
+    @staticmethod
+    def _row_normal(geo: CardGeometry, order: list[int], seat: Seat) -> np.ndarray:
+        """Unit vector pointing at the player, from the row's own line when it has one."""
+        toward = TOWARD[seat]
+        if len(order) >= 3:
+            pts = geo.centers[order]
+            mid = pts.mean(axis=0)
+            evals, evecs = np.linalg.eigh(np.cov((pts - mid).T))
+            direction = evecs[:, -1]
+            if evals[-1] > 9 * max(evals[0], 1e-9):
+                normal = np.array([-direction[1], direction[0]])
+                if normal @ toward < 0:
+                    normal = -normal
+                # a row is never turned by more than ~30 degrees from its side of the table
+                if normal @ toward > np.cos(np.radians(30)):
+                    return normal
+        return toward
+
+    def _orientation(
+        self, geo: CardGeometry, i: int, normal: np.ndarray, det_conf: float
+    ) -> tuple[Orientation, float]:
+        cos = abs(float(geo.long_axis[i] @ normal))
+        cos = min(cos, 1.0)
+        angle = np.degrees(np.arccos(cos))  # 0: points at the player, 90: along the row
+        angle_margin = abs(angle - 45.0) / 45.0
+        aspect_margin = float(np.clip((geo.aspect[i] - 1.0) / (CARD_ASPECT - 1.0) * 1.5, 0, 1))
+        det_margin = float(np.clip(det_conf / 0.6, 0, 1))
+        conf = float(min(angle_margin, aspect_margin, det_margin))
+        if conf < self.settings.min_confidence:
+            return Orientation.UNKNOWN, conf
+        return (Orientation.WON if angle < 45.0 else Orientation.LOST), conf
+
+
+def which_on_top(
+    image: np.ndarray, quads_a: np.ndarray, quads_b: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """For pairs of overlapping cards: which one lies on top (0: a, 1: b) and how clearly.
+
+    Where two cards overlap, only the upper card's border is visible: compare the contrast
+    across each card's border inside the other card's rectangle. ``quads_a``/``quads_b`` are
+    (P, 4, 2) image-pixel quads; returns ``top`` (P,) in {0, 1} and ``clarity`` (P,) in
+    [0, 1] (0: no evidence).
+    """
+    qa = np.asarray(quads_a, dtype=np.float64).reshape(-1, 4, 2)
+    qb = np.asarray(quads_b, dtype=np.float64).reshape(-1, 4, 2)
+    if len(qa) == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0)
+    ca = _border_contrast(image, qa, qb)
+    cb = _border_contrast(image, qb, qa)
+    total = ca + cb
+    clarity = np.where(total > 1e-6, np.abs(ca - cb) / np.maximum(total, 1e-6), 0.0)
+    top = np.where(ca > cb, 0, 1)
+    return top, clarity
+
+
+_T = np.linspace(0.1, 0.9, 12)
+
+
+def _border_contrast(image: np.ndarray, quads: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """Mean intensity step across each quad's border at the points lying inside the other."""
+    a = quads  # (P, 4, 2)
+    b = np.roll(quads, -1, axis=1)
+    pts = a[:, :, None, :] + _T[None, None, :, None] * (b - a)[:, :, None, :]  # (P, 4, T, 2)
+    edge = b - a
+    normal = np.stack([-edge[..., 1], edge[..., 0]], axis=-1)
+    normal /= np.maximum(np.linalg.norm(normal, axis=-1, keepdims=True), 1e-9)
+    centre = quads.mean(axis=1, keepdims=True)
+    outward = np.sign(np.sum(normal * (a - centre), axis=-1, keepdims=True))
+    normal = normal * np.where(outward == 0, 1.0, outward)
+    pts = pts.reshape(len(quads), -1, 2)  # (P, 4T, 2)
+    nrm = np.repeat(normal, len(_T), axis=1)  # (P, 4T, 2)
+    mid = others.mean(axis=1, keepdims=True)
+    shrunk = mid + (others - mid) * 0.85
+    inside = _inside(pts, shrunk)  # (P, 4T)
+    step = 2.5
+    diff = np.abs(_sample(image, pts + nrm * step) - _sample(image, pts - nrm * step))
+    count = inside.sum(axis=1)
+    return np.where(count > 0, (diff * inside).sum(axis=1) / np.maximum(count, 1), 0.0)
+
+
+def _inside(points: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """(P, K) mask of points (P, K, 2) inside convex quads (P, 4, 2), either winding."""
+    a = quads[:, None, :, :]  # (P, 1, 4, 2)
+    b = np.roll(quads, -1, axis=1)[:, None, :, :]
+    p = points[:, :, None, :]  # (P, K, 1, 2)
+    cross = (b[..., 0] - a[..., 0]) * (p[..., 1] - a[..., 1]) - (b[..., 1] - a[..., 1]) * (
+        p[..., 0] - a[..., 0]
+    )
+    return np.all(cross >= 0, axis=2) | np.all(cross <= 0, axis=2)
+
+
+def _sample(image: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Grey value (mean of the channels) at the nearest pixel of each point (..., 2)."""
+    h, w = image.shape[:2]
+    x = np.clip(np.round(pts[..., 0]).astype(np.int64), 0, w - 1)
+    y = np.clip(np.round(pts[..., 1]).astype(np.int64), 0, h - 1)
+    values = image[y, x].astype(np.float64)
+    return values.mean(axis=-1) if values.ndim == pts.ndim else values
