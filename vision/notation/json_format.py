@@ -245,17 +245,28 @@ def loads_observations(text: str, source: str = "<input>") -> Iterator[Observati
     try:
         doc = json.loads(stripped)
     except json.JSONDecodeError as first_error:
-        if "\n" not in stripped or not stripped.startswith("{"):
+        if not _looks_like_json_lines(stripped):
             raise ObservationFormatError(
                 f"{source}: not valid JSON: {first_error.msg} (line {first_error.lineno}, "
                 f"column {first_error.colno})") from None
-        yield from _json_lines(stripped, source)
+        yield from _json_lines(text, source)
         return
     if isinstance(doc, list):
         for i, item in enumerate(doc, 1):
             yield observation_from_dict(item, f"{source}[{i}]")
     else:
         yield observation_from_dict(doc, source)
+
+
+def _looks_like_json_lines(text: str) -> bool:
+    """True when the first line is a whole JSON object on its own (JSON Lines)."""
+    first = text.split("\n", 1)[0].strip()
+    if "\n" not in text or not first.startswith("{"):
+        return False
+    try:
+        return isinstance(json.loads(first), dict)
+    except json.JSONDecodeError:
+        return False
 
 
 def _json_lines(text: str, source: str) -> Iterator[Observation]:
