@@ -116,6 +116,13 @@ class Card:
     suit: Suit
     rank: Rank
 
+    def __post_init__(self) -> None:
+        # Cards are hashed constantly (sets of hands, dict lookups); cache a cheap hash.
+        object.__setattr__(self, "_hash", hash((self.suit.value, int(self.rank))))
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined, no-any-return]
+
     @classmethod
     def from_str(cls, text: str) -> Card:
         """Parse ``'SA'``, ``'HT'``, ``'H10'``, ``'c2'``."""

@@ -296,8 +296,6 @@ class _Reconstruction:
         self.trick_orients = [{s: (self.orients[s][i] if i < lengths[s] else UNKNOWN)
                                for s in seats} for i in range(n_tricks)]
         self.verdicts = [self._verdict(o) for o in self.trick_orients]
-        self.later = {s: [frozenset(c for c in cards[s][i + 1:] if c is not None)
-                          for i in range(n_tricks)] for s in seats}
 
         trump_info, leader_info, chain, contract, first_leader = self._choose_chain()
         tricks, undetermined = self._tricks_from(chain)
@@ -429,9 +427,9 @@ class _Reconstruction:
         trump = g.trump(contract)
         for s in g.play_order(leader, self.seats)[1:]:
             c = tc[s]
-            if c is None:
-                continue
-            later = self.later[s][i]
+            if c is None or g.follow_suit(c, trump) == g.follow_suit(lead, trump):
+                continue  # following suit is always allowed
+            later = [x for x in self.cards[s][i + 1:] if x is not None]
             if not later:
                 continue
             legal = g.legal_cards((c, *later), (lead,), contract)
