@@ -1,0 +1,86 @@
+"""Scoring a tracker's events against a video's ground-truth events.
+
+The figures of the issue: tricks found (missed, invented), tricks with every card and the
+winner right, alerts raised (and how long after the true moment), and the delay of each
+confirmed event. Used by the tests, ``trickvision video --truth`` and the benchmark.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from vision.video.events import Alert, CardsTurned, Event, TrickComplete
+
+
+@dataclass
+class Score:
+    tricks_true: int = 0
+    tricks_found: int = 0
+    missed: list[int] = field(default_factory=list)
+    invented: list[int] = field(default_factory=list)
+    wrong: list[int] = field(default_factory=list)  # found, but a card or the winner differs
+    alerts_true: int = 0
+    alerts_found: int = 0
+    alerts_missed: list[str] = field(default_factory=list)
+    alerts_extra: list[str] = field(default_factory=list)
+    alert_delays: list[float] = field(default_factory=list)
+    turn_delays: list[float] = field(default_factory=list)  # found CardsTurned t - true t
+
+    @property
+    def tricks_right(self) -> int:
+        return self.tricks_true - len(self.missed) - len(self.wrong)
+
+    @property
+    def perfect(self) -> bool:
+        return not (self.missed or self.invented or self.wrong or self.alerts_missed
+                    or self.alerts_extra)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "tricks_true": self.tricks_true, "tricks_found": self.tricks_found,
+            "tricks_right": self.tricks_right, "missed": self.missed, "invented": self.invented,
+            "wrong": self.wrong, "alerts_true": self.alerts_true,
+            "alerts_found": self.alerts_found, "alerts_missed": self.alerts_missed,
+            "alerts_extra": self.alerts_extra,
+            "max_alert_delay_s": round(max(self.alert_delays, default=0.0), 3),
+            "max_turn_delay_s": round(max(self.turn_delays, default=0.0), 3),
+        }
+
+    def summary(self) -> str:
+        return (f"tricks {self.tricks_right}/{self.tricks_true} right, missed {self.missed}, "
+                f"invented {self.invented}, wrong {self.wrong}; alerts {self.alerts_found}/"
+                f"{self.alerts_true} (missed {self.alerts_missed}, extra {self.alerts_extra})")
+
+
+def _alert_key(a: Alert) -> str:
+    return f"{a.alert}:{a.seat}:{a.trick}"
+
+
+def score_events(truth: list[Event], found: list[Event], *, deal: int | None = None) -> Score:
+    """Compare found events with the truth (one deal: ``deal`` or the found events' first)."""
+    if deal is None:
+        deal = min((e.deal for e in found), default=1)
+    found = [e for e in found if e.deal == deal]
+    s = Score()
+    t_tricks = {e.number: e for e in truth if isinstance(e, TrickComplete)}
+    f_tricks = {e.number: e for e in found if isinstance(e, TrickComplete)}
+    s.tricks_true, s.tricks_found = len(t_tricks), len(f_tricks)
+    s.missed = sorted(set(t_tricks) - set(f_tricks))
+    s.invented = sorted(set(f_tricks) - set(t_tricks))
+    for k in sorted(set(t_tricks) & set(f_tricks)):
+        a, b = t_tricks[k], f_tricks[k]
+        if dict(a.cards) != dict(b.cards) or a.winner != b.winner:
+            s.wrong.append(k)
+    t_turn = {e.number: e for e in truth if isinstance(e, CardsTurned)}
+    for e in found:
+        if isinstance(e, CardsTurned) and e.number in t_turn:
+            s.turn_delays.append(e.t - t_turn[e.number].t)
+    t_alerts = {_alert_key(e): e for e in truth if isinstance(e, Alert)}
+    f_alerts = {_alert_key(e): e for e in found if isinstance(e, Alert)}
+    s.alerts_true, s.alerts_found = len(t_alerts), len(f_alerts)
+    s.alerts_missed = sorted(set(t_alerts) - set(f_alerts))
+    s.alerts_extra = sorted(set(f_alerts) - set(t_alerts))
+    for key in set(t_alerts) & set(f_alerts):
+        s.alert_delays.append(f_alerts[key].t - t_alerts[key].t)
+    return s

@@ -1,0 +1,216 @@
+"""What the tracker reports: frozen event values, each with the time it happened.
+
+Every event carries ``t``, the time in seconds (media time for a file, session time for a
+camera) at which the evidence for it first appeared - not the time it was confirmed, which
+is later by the persistence the tracker waits for. Events are plain values: ``to_dict`` and
+``event_from_dict`` round-trip them through JSON, which is how the store keeps them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from vision.cards import Card
+from vision.errors import TrickvisionError
+from vision.record import Orientation
+from vision.seats import Seat
+
+#: The alert kinds the tracker raises as play goes on.
+ALERT_KINDS: tuple[str, ...] = ("wrong_orientation", "revoke", "row_length")
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of all events: ``deal`` counts deals seen in one session (1-based)."""
+
+    t: float
+    deal: int = 1
+
+    kind: ClassVar[str] = "event"
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind, "t": round(self.t, 3), "deal": self.deal}
+        d.update(self._fields_to_dict())
+        return d
+
+    def _fields_to_dict(self) -> dict[str, Any]:
+        return {}
+
+    def describe(self) -> str:
+        """One line for a person watching the table."""
+        return f"{self.t:8.2f}s  {self.kind}"
+
+
+def _seat_cards(pairs: tuple[tuple[Seat, Card | None], ...]) -> list[list[str | None]]:
+    return [[str(s), None if c is None else str(c)] for s, c in pairs]
+
+
+@dataclass(frozen=True)
+class CardLaid(Event):
+    """A card was laid face up in front of ``seat`` as its play to trick ``trick``."""
+
+    seat: Seat = Seat.N
+    card: Card | None = None
+    trick: int = 1
+
+    kind: ClassVar[str] = "card_laid"
+
+    def _fields_to_dict(self) -> dict[str, Any]:
+        return {"seat": str(self.seat), "card": None if self.card is None else str(self.card),
+                "trick": self.trick}
+
+    def describe(self) -> str:
+        card = "??" if self.card is None else str(self.card)
+        return f"{self.t:8.2f}s  trick {self.trick:2d}  {self.seat} plays {card}"
+
+
+@dataclass(frozen=True)
+class TrickComplete(Event):
+    """Every active seat has played to trick ``number``.
+
+    ``cards`` lists (seat, card) in order of play from ``leader``; ``winner`` is the seat that
+    won by the rules (or, where the cards or trump are unknown, by the rows' orientations);
+    ``winner_source`` says which (``"rules"`` or ``"rows"``). ``order_agrees`` is False when the
+    order in which the cards appeared does not start with the leader the rules give.
+    """
+
+    number: int = 1
+    leader: Seat | None = None
+    winner: Seat | None = None
+    cards: tuple[tuple[Seat, Card | None], ...] = ()
+    winner_source: str = "rules"
+    order_agrees: bool = True
+
+    kind: ClassVar[str] = "trick_complete"
+
+    def _fields_to_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "leader": None if self.leader is None else str(self.leader),
+            "winner": None if self.winner is None else str(self.winner),
+            "cards": _seat_cards(self.cards),
+            "winner_source": self.winner_source,
+            "order_agrees": self.order_agrees,
+        }
+
+    def describe(self) -> str:
+        cards = " ".join(f"{s}:{'??' if c is None else c}" for s, c in self.cards)
+        return (f"{self.t:8.2f}s  trick {self.number:2d}  complete  {cards}  "
+                f"won by {self.winner if self.winner is not None else '?'}")
+
+
+@dataclass(frozen=True)
+class CardsTurned(Event):
+    """The cards of trick ``number`` were turned face down into the rows."""
+
+    number: int = 1
+    orientations: tuple[tuple[Seat, Orientation], ...] = ()
+
+    kind: ClassVar[str] = "cards_turned"
+
+    def _fields_to_dict(self) -> dict[str, Any]:
+        return {"number": self.number,
+                "orientations": [[str(s), o.value] for s, o in self.orientations]}
+
+    def describe(self) -> str:
+        o = " ".join(f"{s}:{o.value}" for s, o in self.orientations)
+        return f"{self.t:8.2f}s  trick {self.number:2d}  turned    {o}"
+
+
+@dataclass(frozen=True)
+class DealFinished(Event):
+    """All tricks of the deal are in the rows. ``result`` maps seat or side to tricks taken."""
+
+    tricks: int = 0
+    result: tuple[tuple[str, int], ...] = ()
+
+    kind: ClassVar[str] = "deal_finished"
+
+    def _fields_to_dict(self) -> dict[str, Any]:
+        return {"tricks": self.tricks, "result": {k: v for k, v in self.result}}
+
+    def describe(self) -> str:
+        r = " ".join(f"{k}:{v}" for k, v in self.result)
+        return f"{self.t:8.2f}s  deal {self.deal} finished after {self.tricks} tricks  {r}"
+
+
+@dataclass(frozen=True)
+class Alert(Event):
+    """An irregularity seen as it happens: ``kind_`` is one of :data:`ALERT_KINDS`."""
+
+    alert: str = "row_length"
+    seat: Seat | None = None
+    trick: int | None = None
+    message: str = ""
+
+    kind: ClassVar[str] = "alert"
+
+    def __post_init__(self) -> None:
+        if self.alert not in ALERT_KINDS:
+            raise TrickvisionError(
+                f"invalid alert kind: {self.alert!r} (expected one of {', '.join(ALERT_KINDS)})"
+            )
+
+    def _fields_to_dict(self) -> dict[str, Any]:
+        return {"alert": self.alert, "seat": None if self.seat is None else str(self.seat),
+                "trick": self.trick, "message": self.message}
+
+    def describe(self) -> str:
+        return f"{self.t:8.2f}s  ALERT {self.alert}: {self.message}"
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.kind: cls for cls in (CardLaid, TrickComplete, CardsTurned, DealFinished, Alert)
+}
+
+
+def _opt_seat(x: Any) -> Seat | None:
+    return None if x is None else Seat.from_str(x)
+
+
+def _opt_card(x: Any) -> Card | None:
+    return None if x is None else Card.from_str(x)
+
+
+def event_from_dict(d: dict[str, Any]) -> Event:
+    """Rebuild an event written by :meth:`Event.to_dict`."""
+    try:
+        kind = d["kind"]
+        t = float(d["t"])
+        deal = int(d.get("deal", 1))
+        if kind == "card_laid":
+            return CardLaid(t=t, deal=deal, seat=Seat.from_str(d["seat"]),
+                            card=_opt_card(d["card"]), trick=int(d["trick"]))
+        if kind == "trick_complete":
+            return TrickComplete(
+                t=t, deal=deal, number=int(d["number"]), leader=_opt_seat(d["leader"]),
+                winner=_opt_seat(d["winner"]),
+                cards=tuple((Seat.from_str(s), _opt_card(c)) for s, c in d["cards"]),
+                winner_source=str(d.get("winner_source", "rules")),
+                order_agrees=bool(d.get("order_agrees", True)),
+            )
+        if kind == "cards_turned":
+            return CardsTurned(
+                t=t, deal=deal, number=int(d["number"]),
+                orientations=tuple((Seat.from_str(s), Orientation(o))
+                                   for s, o in d["orientations"]),
+            )
+        if kind == "deal_finished":
+            return DealFinished(t=t, deal=deal, tricks=int(d["tricks"]),
+                                result=tuple((str(k), int(v)) for k, v in d["result"].items()))
+        if kind == "alert":
+            return Alert(t=t, deal=deal, alert=str(d["alert"]), seat=_opt_seat(d["seat"]),
+                         trick=None if d["trick"] is None else int(d["trick"]),
+                         message=str(d.get("message", "")))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise TrickvisionError(f"invalid event record {d!r}: {exc}") from None
+    raise TrickvisionError(
+        f"invalid event kind {d.get('kind')!r} (expected one of {', '.join(EVENT_TYPES)})"
+    )
+
+
+__all__ = [
+    "ALERT_KINDS", "Alert", "CardLaid", "CardsTurned", "DealFinished", "EVENT_TYPES", "Event",
+    "TrickComplete", "event_from_dict",
+]

@@ -1,0 +1,114 @@
+"""Change gate: decide per frame whether the analyser must look at it.
+
+A still table must cost almost nothing, so every frame is reduced to a small blurred grey
+thumbnail (about 160 px wide) and compared with the previous one (motion) and with the
+thumbnail of the last analysed frame (change). The detector runs only when the scene has been
+still for ``settle_s`` seconds after something changed, plus once every ``keepalive_s`` seconds
+so slow changes (light, a card nudged) are not missed, and at least every ``max_blind_s``
+seconds while hands keep moving (the tracker copes with covered cards; a long blind spell
+would delay alerts). While the scene is unchanged since the
+last analysis the gate says so (``SAME``), and the tracker may count the last reading as seen
+again; while something moves (``MOVING``) there is no evidence at all.
+"""
+
+from __future__ import annotations
+
+import enum
+
+import cv2
+import numpy as np
+
+from vision.errors import TrickvisionError
+
+
+class Decision(enum.Enum):
+    ANALYSE = "analyse"  # run the analyser on this frame
+    SAME = "same"  # still, and no different from the last analysed frame
+    MOVING = "moving"  # something moves or is settling: no evidence from this frame
+
+
+class ChangeGate:
+    """Motion / settle / keep-alive decisions on thumbnails; time parameters in seconds.
+
+    ``pixel_threshold`` is the grey-level difference that counts a thumbnail pixel as changed,
+    ``motion_fraction`` the share of changed pixels that counts as motion or change. A card
+    laid on the table changes about 1 % of the thumbnail; sensor noise changes almost none.
+    """
+
+    def __init__(
+        self,
+        *,
+        settle_s: float = 0.2,
+        keepalive_s: float = 2.0,
+        max_blind_s: float = 0.5,
+        width: int = 160,
+        pixel_threshold: int = 14,
+        motion_fraction: float = 0.002,
+    ) -> None:
+        if settle_s < 0:
+            raise TrickvisionError(f"settle_s must be >= 0 seconds, got {settle_s}")
+        if keepalive_s <= 0:
+            raise TrickvisionError(f"keepalive_s must be > 0 seconds, got {keepalive_s}")
+        if max_blind_s <= 0:
+            raise TrickvisionError(f"max_blind_s must be > 0 seconds, got {max_blind_s}")
+        if not 16 <= width <= 1024:
+            raise TrickvisionError(f"gate width must be 16..1024 px, got {width}")
+        if not 0 < motion_fraction < 1:
+            raise TrickvisionError(f"motion_fraction must be in (0, 1), got {motion_fraction}")
+        self.settle_s = settle_s
+        self.keepalive_s = keepalive_s
+        self.max_blind_s = max_blind_s
+        self.width = width
+        self.pixel_threshold = pixel_threshold
+        self.motion_fraction = motion_fraction
+        self.reset()
+
+    def reset(self) -> None:
+        self._prev: np.ndarray | None = None
+        self._ref: np.ndarray | None = None
+        self._still_since: float | None = None
+        self._last_analysis: float | None = None
+        self.analysed = 0
+        self.frames = 0
+
+    def thumbnail(self, image: np.ndarray) -> np.ndarray:
+        h, w = image.shape[:2]
+        tw = min(self.width, w)
+        th = max(1, round(h * tw / w))
+        small = cv2.resize(image, (tw, th), interpolation=cv2.INTER_AREA)
+        if small.ndim == 3:
+            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        return cv2.GaussianBlur(small, (3, 3), 0)
+
+    def _changed(self, a: np.ndarray, b: np.ndarray) -> bool:
+        diff = cv2.absdiff(a, b)
+        n = int(np.count_nonzero(diff > self.pixel_threshold))
+        return n > self.motion_fraction * diff.size
+
+    def check(self, image: np.ndarray, t: float) -> Decision:
+        """The decision for this frame (call once per frame, in time order)."""
+        self.frames += 1
+        small = self.thumbnail(image)
+        prev, self._prev = self._prev, small
+        if prev is None or self._ref is None or prev.shape != small.shape:
+            return self._analyse(small, t)
+        if self._changed(prev, small):
+            self._still_since = None
+            if t - (self._last_analysis or t) >= self.max_blind_s - 1e-9:
+                return self._analyse(small, t)  # long motion: look anyway, hands and all
+            return Decision.MOVING
+        if self._still_since is None:
+            self._still_since = t
+        settled = t - self._still_since >= self.settle_s - 1e-9
+        if self._changed(self._ref, small):
+            return self._analyse(small, t) if settled else Decision.MOVING
+        assert self._last_analysis is not None
+        if settled and t - self._last_analysis >= self.keepalive_s:
+            return self._analyse(small, t)
+        return Decision.SAME
+
+    def _analyse(self, small: np.ndarray, t: float) -> Decision:
+        self._ref = small
+        self._last_analysis = t
+        self.analysed += 1
+        return Decision.ANALYSE

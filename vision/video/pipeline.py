@@ -1,0 +1,233 @@
+"""Source -> change gate -> frame analyser -> tracker -> store and outputs.
+
+The analyser is an interface with one verb, ``analyse(image, t, pos) -> TableReading``:
+
+* :class:`PhotoAnalyzerAdapter` runs the shipped photo pipeline (detector, rows, identity
+  reader) - the real thing;
+* :class:`TruthAnalyzer` turns the renderer's per-frame ground truth into the same reading -
+  for developing and testing the tracker, and as the reference in benchmarks.
+
+The tracker sees only readings, so the two are interchangeable. :class:`VideoPipeline` ties a
+source's frames to the gate (most frames of a still table never reach the analyser), feeds the
+tracker, and hands every event to the sinks (the store, the console, a JSON Lines file) as it
+is confirmed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from vision.cards import Card
+from vision.errors import TrickvisionError
+from vision.record import Observation, Orientation, RowEntry
+from vision.seats import Seat
+from vision.table.reading import SeenCard, TableReading
+from vision.video.events import Event
+from vision.video.gate import ChangeGate, Decision
+from vision.video.sources import Frame
+from vision.video.tracker import TableTracker
+
+EventSink = Callable[[Event, float], None]
+
+
+class FrameAnalyzer(Protocol):
+    """Anything that reads one frame into a :class:`TableReading`."""
+
+    def analyse(self, image: np.ndarray, t: float, pos: float | None) -> TableReading: ...
+
+
+class PhotoAnalyzerAdapter:
+    """The shipped photo pipeline (``vision.pipeline.PhotoAnalyzer``) as a frame analyser."""
+
+    def __init__(self, game: str | None, **options: Any) -> None:
+        from vision.pipeline import PhotoAnalyzer
+
+        self.inner = PhotoAnalyzer(game=game, **options)
+
+    def analyse(self, image: np.ndarray, t: float, pos: float | None) -> TableReading:
+        return self.inner.read(image)
+
+
+class TruthAnalyzer:
+    """Readings from rendered ground truth, as a perfect (but not clairvoyant) analyser.
+
+    ``frames`` maps a frame index to that frame's card truth (contract 3 entries). A card
+    hidden below ``min_visible`` of its area (by hands or other cards) is not seen; a face-up
+    card showing less than ``min_face_visible`` is seen but its identity is not read - the same
+    limits a camera has.
+    """
+
+    def __init__(self, frames: Mapping[int, list[dict[str, Any]]], fps: float, *,
+                 min_visible: float = 0.2, min_face_visible: float = 0.5) -> None:
+        if fps <= 0:
+            raise TrickvisionError(f"fps must be > 0, got {fps}")
+        self.frames = frames
+        self.fps = fps
+        self.min_visible = min_visible
+        self.min_face_visible = min_face_visible
+
+    @classmethod
+    def from_file(cls, path: str, fps: float, **kw: Any) -> TruthAnalyzer:
+        from vision.synth.video import read_frame_truth
+
+        return cls(read_frame_truth(path), fps, **kw)
+
+    def analyse(self, image: np.ndarray | None, t: float, pos: float | None) -> TableReading:
+        index = int(round((t if pos is None else pos) * self.fps))
+        cards = self.frames.get(index)
+        if cards is None:
+            return TableReading(notes=[f"no ground truth for frame {index}"])
+        size = (0, 0) if image is None else (int(image.shape[1]), int(image.shape[0]))
+        return self.reading(cards, size)
+
+    def reading(self, cards: Iterable[dict[str, Any]], size: tuple[int, int] = (0, 0)
+                ) -> TableReading:
+        out = TableReading(image_size=size)
+        for c in cards:
+            frac = float(c.get("visible_fraction", 1.0))
+            if frac < self.min_visible:
+                continue
+            seat = Seat.from_str(c["seat"]) if c.get("seat") else None
+            face_up = bool(c["face_up"])
+            card = None
+            if face_up and frac >= self.min_face_visible and c.get("card"):
+                card = Card.from_str(c["card"])
+            o = c.get("orientation")
+            sc = SeenCard(
+                quad=np.asarray(c["quad"], np.float32).reshape(4, 2),
+                face_up=face_up,
+                confidence=1.0,
+                seat=seat,
+                row_position=c.get("row_position"),
+                orientation=Orientation(o) if o else Orientation.UNKNOWN,
+                orientation_confidence=1.0 if o else 0.0,
+                card=card,
+                card_confidence=1.0 if card is not None else 0.0,
+                unreadable_reason=None if card is not None or not face_up else "covered",
+            )
+            out.cards.append(sc)
+            if seat is None:
+                continue
+            if c.get("in_current_trick"):
+                out.current_trick[seat] = sc
+            elif c.get("row_position") is not None:
+                out.rows.setdefault(seat, []).append(sc)
+        for seat in out.rows:
+            out.rows[seat].sort(key=lambda s: s.row_position or 0)
+        return out
+
+
+@dataclass
+class PipelineStats:
+    """What the pipeline did: frames seen, analysed, time spent per stage (seconds)."""
+
+    frames: int = 0
+    analysed: int = 0
+    same: int = 0
+    moving: int = 0
+    gate_s: float = 0.0
+    analyse_s: float = 0.0
+    track_s: float = 0.0
+    events: int = 0
+    latencies: list[float] = field(default_factory=list)  # confirm time - event time
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"frames": self.frames, "analysed": self.analysed, "same": self.same,
+                "moving": self.moving, "gate_s": round(self.gate_s, 3),
+                "analyse_s": round(self.analyse_s, 3), "track_s": round(self.track_s, 3),
+                "events": self.events}
+
+
+class VideoPipeline:
+    """One frame at a time: gate, analyse when needed, track, and pass events to the sinks.
+
+    ``gate=None`` analyses every frame (the reference for measuring what the gate saves).
+    """
+
+    def __init__(self, analyzer: FrameAnalyzer, tracker: TableTracker, *,
+                 gate: ChangeGate | None = None, sinks: Iterable[EventSink] = ()) -> None:
+        self.analyzer = analyzer
+        self.tracker = tracker
+        self.gate = gate
+        self.sinks = list(sinks)
+        self.stats = PipelineStats()
+        self.last_reading: TableReading | None = None
+        self.events: list[Event] = []
+        self.last_t: float | None = None
+
+    def process(self, frame: Frame) -> list[Event]:
+        st = self.stats
+        st.frames += 1
+        self.last_t = frame.t
+        c0 = time.perf_counter()
+        decision = Decision.ANALYSE if self.gate is None else self.gate.check(frame.image,
+                                                                                 frame.t)
+        c1 = time.perf_counter()
+        st.gate_s += c1 - c0
+        reading: TableReading | None
+        if decision is Decision.ANALYSE:
+            reading = self.analyzer.analyse(frame.image, frame.t, frame.pos)
+            self.last_reading = reading
+            st.analysed += 1
+            c2 = time.perf_counter()
+            st.analyse_s += c2 - c1
+        elif decision is Decision.SAME:
+            reading = self.last_reading
+            st.same += 1
+            c2 = c1
+        else:
+            reading = None
+            st.moving += 1
+            c2 = c1
+        events: list[Event] = []
+        if reading is not None:
+            events = self.tracker.update(reading, frame.t)
+        st.track_s += time.perf_counter() - c2
+        for e in events:
+            st.events += 1
+            st.latencies.append(frame.t - e.t)
+            self.events.append(e)
+            for sink in self.sinks:
+                sink(e, frame.t)
+        return events
+
+    def run(self, frames: Iterable[Frame],
+            progress: Callable[[Frame], None] | None = None) -> list[Event]:
+        """Process every frame; returns all events (also handed to the sinks as they came)."""
+        for frame in frames:
+            self.process(frame)
+            if progress is not None:
+                progress(frame)
+        return self.events
+
+    def observation(self) -> Observation:
+        """The rows as the tracker confirmed them, for the reconstruction report."""
+        return tracker_observation(self.tracker)
+
+
+def tracker_observation(tracker: TableTracker) -> Observation:
+    """Rows per seat in trick order: orientation as turned, card as seen face up."""
+    seats = tracker.seats or tuple(s for s in (Seat.N, Seat.E, Seat.S, Seat.W)
+                                   if tracker.row_len[s])
+    rows: dict[Seat, list[RowEntry]] = {s: [] for s in seats}
+    for k in sorted(tracker.tricks):
+        tr = tracker.tricks[k]
+        for s in seats:
+            if s not in tr.turned and s not in tr.plays:
+                continue
+            if s not in tr.turned and not tr.completed:
+                continue
+            o = tr.turned[s][0] if s in tr.turned else Orientation.UNKNOWN
+            play = tr.plays.get(s)
+            rows[s].append(RowEntry(orientation=o, card=play.card if play else None,
+                                    confidence=1.0, card_confidence=1.0 if play and play.card
+                                    else None))
+    first = tracker.tricks[1].leader if 1 in tracker.tricks else None
+    return Observation(game=tracker.game.name, rows=rows, dealer=tracker.dealer,
+                       first_leader=tracker.given_first_leader or first,
+                       contract=tracker.contract)

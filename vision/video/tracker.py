@@ -1,0 +1,624 @@
+"""Per-table tracker: turns a stream of table readings into play events.
+
+The tracker sees only :class:`~vision.table.reading.TableReading` values - from the real photo
+pipeline or from rendered ground truth, it cannot tell - each with the time it was taken.
+Hands and arms cover cards for seconds, detections flicker, so nothing is believed from one
+frame: a face-up card in front of a player, or a new card at the end of his row, becomes an
+event only once it has been seen over at least ``confirm_s`` seconds in at least
+``min_frames`` readings. A card that vanishes is not taken back; evidence that is not
+confirmed is forgotten after ``forget_s`` seconds without being seen.
+
+Two kinds of evidence carry the play:
+
+* a face-up card in front of seat X is X's play to the next trick he has not played yet
+  (as long as his previous card still lies face up it is that card, seen again);
+* a new card at position *k* of X's face-down row means X has turned his card of trick *k*,
+  with the orientation read from it. A row also fills in a play that was never seen face up.
+
+The order of the cards within a trick is the order in which they appeared; it is checked
+against the leader the rules give (first leader from dealer/contract, then the previous
+trick's winner). The winner comes from the rules when the cards and the trump are known,
+otherwise from the orientations in the rows. Alerts are raised as soon as the evidence is
+confirmed: a card turned the wrong way, a revoke proven by a later card, a row with the wrong
+number of cards.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from vision.cards import Card, Suit
+from vision.contract import Contract
+from vision.errors import TrickvisionError
+from vision.games import Game, find_game
+from vision.record import Orientation
+from vision.seats import SEATS, Seat
+from vision.table.reading import TableReading
+from vision.video.events import (
+    Alert,
+    CardLaid,
+    CardsTurned,
+    DealFinished,
+    Event,
+    TrickComplete,
+)
+
+_UNSET = object()
+
+
+@dataclass
+class _Evidence:
+    """Observations of one thing not yet believed: when first/last seen, how often, what."""
+
+    first_t: float
+    last_t: float
+    n: int = 1
+    votes: Counter = field(default_factory=Counter)
+
+    def see(self, t: float, vote: object = _UNSET) -> None:
+        self.last_t = max(self.last_t, t)
+        self.n += 1
+        if vote is not _UNSET:
+            self.votes[vote] += 1
+
+    def best(self) -> object:
+        """The most frequent vote, preferring a real value over None on ties."""
+        if not self.votes:
+            return None
+        ranked = sorted(self.votes.items(), key=lambda kv: (kv[1], kv[0] is not None),
+                        reverse=True)
+        return ranked[0][0]
+
+
+@dataclass
+class _Play:
+    card: Card | None
+    t: float  # when it appeared
+    votes: Counter = field(default_factory=Counter)
+
+
+@dataclass
+class _TrickState:
+    number: int
+    plays: dict[Seat, _Play] = field(default_factory=dict)
+    turned: dict[Seat, tuple[Orientation, float]] = field(default_factory=dict)
+    leader: Seat | None = None
+    winner: Seat | None = None
+    winner_source: str = ""
+    completed: bool = False
+    turned_done: bool = False
+
+
+class TableTracker:
+    """Follows one table through a session; ``update(reading, t) -> list[Event]``.
+
+    ``fps`` is the rate at which readings arrive (used to turn ``confirm_s`` into a minimum
+    number of readings). ``seats`` names the active seats (three-handed games; learned from the
+    first trick when omitted); ``dealer``, ``first_leader`` and ``contract`` let the rules give
+    the leader and the winner - without a contract the trump is inferred from tricks whose
+    winner the rows show.
+    """
+
+    def __init__(
+        self,
+        game: str | Game,
+        fps: float,
+        *,
+        seats: Sequence[Seat] | None = None,
+        dealer: Seat | None = None,
+        first_leader: Seat | None = None,
+        contract: Contract | None = None,
+        confirm_s: float = 0.3,
+        forget_s: float = 5.0,
+        new_deal_s: float = 3.0,
+        min_card_confidence: float = 0.5,
+    ) -> None:
+        self.game = find_game(game)
+        if not (0 < fps <= 1000):
+            raise TrickvisionError(f"fps must be in (0, 1000], got {fps}")
+        if confirm_s < 0:
+            raise TrickvisionError(f"confirm_s must be >= 0 seconds, got {confirm_s}")
+        if forget_s <= confirm_s:
+            raise TrickvisionError(
+                f"forget_s must be greater than confirm_s ({confirm_s} s), got {forget_s}")
+        if new_deal_s <= 0:
+            raise TrickvisionError(f"new_deal_s must be > 0 seconds, got {new_deal_s}")
+        self.fps = float(fps)
+        self.confirm_s = float(confirm_s)
+        self.forget_s = float(forget_s)
+        self.new_deal_s = float(new_deal_s)
+        self.min_frames = max(2, math.ceil(confirm_s * fps / 2.0))
+        self.min_card_confidence = min_card_confidence
+        self.fixed_seats = tuple(sorted(seats)) if seats is not None else None
+        if seats is not None and len(self.fixed_seats or ()) != self.game.n_players:
+            raise TrickvisionError(
+                f"{self.game.name} is played by {self.game.n_players} players, "
+                f"got seats {' '.join(s.name for s in seats)}")
+        self.dealer = dealer
+        self.given_first_leader = first_leader
+        self.contract = contract
+        self.deal = 1
+        self.reset()
+
+    # ------------------------------------------------------------------ state
+    def reset(self) -> None:
+        """Forget the deal in progress (the session's deal counter keeps running)."""
+        if self.game.n_players == 4:
+            self.seats: tuple[Seat, ...] | None = SEATS
+        else:
+            self.seats = self.fixed_seats
+        self.tricks: dict[int, _TrickState] = {}
+        self.row_len: dict[Seat, int] = {s: 0 for s in SEATS}
+        self._row_ev: dict[tuple[Seat, int], _Evidence] = {}
+        self._face_ev: dict[Seat, _Evidence] = {}
+        self._emitted: set[tuple] = set()
+        self._empty_since: float | None = None
+        self._finished = False
+        self._alerts_for_rows: set[tuple] = set()
+        if self.contract is not None:
+            self.trumps: list[Suit | None] = [self.game.trump(self.contract)]
+        else:
+            self.trumps = list(self.game.trump_candidates())
+        self.last_t = -math.inf
+
+    def _trick(self, k: int) -> _TrickState:
+        if k not in self.tricks:
+            self.tricks[k] = _TrickState(k)
+        return self.tricks[k]
+
+    def plays_of(self, seat: Seat) -> int:
+        """How many tricks ``seat`` has played to (highest trick number with his card)."""
+        return max((k for k, tr in self.tricks.items() if seat in tr.plays), default=0)
+
+    @property
+    def trump_known(self) -> bool:
+        return len(self.trumps) == 1
+
+    def _contract_for(self, trump: Suit | None) -> Contract:
+        if self.contract is not None and self.game.trump(self.contract) == trump:
+            return self.contract
+        return self.game.contract_for_trump(trump)
+
+    def _expected_leader(self, k: int) -> Seat | None:
+        if k == 1:
+            if self.given_first_leader is not None:
+                return self.given_first_leader
+            if self.seats is None:
+                return None
+            try:
+                return self.game.first_leader(dealer=self.dealer, contract=self.contract,
+                                              seats=self.seats)
+            except (TrickvisionError, ValueError):
+                return None
+        prev = self.tricks.get(k - 1)
+        return None if prev is None else prev.winner
+
+    # ------------------------------------------------------------------ input
+    def update(self, reading: TableReading, t: float) -> list[Event]:
+        """Take one reading at time ``t`` (seconds, non-decreasing); return new events."""
+        out: list[Event] = []
+        self.last_t = max(self.last_t, t)
+        faceup, rows = self._extract(reading)
+        if self._check_new_deal(faceup, rows, t, out):
+            return out
+        for seat, (length, orients) in rows.items():
+            self._see_row(seat, length, orients, t, out)
+        for seat in SEATS:
+            if seat in faceup:
+                self._see_faceup(seat, faceup[seat], t, out)
+            else:
+                ev = self._face_ev.get(seat)
+                if ev is not None and t - ev.last_t > self.forget_s:
+                    del self._face_ev[seat]
+        for key in [k for k, ev in self._row_ev.items() if t - ev.last_t > self.forget_s]:
+            del self._row_ev[key]
+        self._advance(t, out)
+        return out
+
+    def _extract(self, reading: TableReading
+                 ) -> tuple[dict[Seat, Card | None],
+                            dict[Seat, tuple[int, dict[int, Orientation]]]]:
+        faceup: dict[Seat, Card | None] = {}
+        for seat, sc in reading.current_trick.items():
+            if seat is None or not sc.face_up:
+                continue
+            if self.seats is not None and seat not in self.seats:
+                continue
+            card = sc.card if (sc.card is not None
+                               and sc.card_confidence >= self.min_card_confidence) else None
+            if card is not None and not self.game.in_deck(card):
+                card = None
+            faceup[seat] = card
+        rows: dict[Seat, tuple[int, dict[int, Orientation]]] = {}
+        for seat, cards in reading.rows.items():
+            if self.seats is not None and seat not in self.seats:
+                continue
+            orients: dict[int, Orientation] = {}
+            for i, sc in enumerate(cards, start=1):
+                pos = sc.row_position if sc.row_position is not None else i
+                orients[pos] = sc.orientation
+            length = max(orients, default=0)
+            rows[seat] = (length, orients)
+        return faceup, rows
+
+    # ------------------------------------------------------------------ new deal
+    def _check_new_deal(self, faceup: dict, rows: dict, t: float, out: list[Event]) -> bool:
+        empty = not faceup and all(length == 0 for length, _ in rows.values())
+        started = bool(self.tricks) or any(self.row_len.values())
+        if not (empty and started):
+            self._empty_since = None
+            return False
+        if self._empty_since is None:
+            self._empty_since = t
+            return False
+        if t - self._empty_since < self.new_deal_s:
+            return False
+        if not self._finished:
+            self._finish_deal(self._empty_since, out, cleared=True)
+        self.deal += 1
+        self.reset()
+        return True
+
+    # ------------------------------------------------------------------ rows
+    def _see_row(self, seat: Seat, length: int, orients: dict[int, Orientation], t: float,
+                 out: list[Event]) -> None:
+        confirmed = self.row_len[seat]
+        for pos in range(confirmed + 1, length + 1):
+            key = (seat, pos)
+            o = orients.get(pos)
+            ev = self._row_ev.get(key)
+            if ev is None:
+                ev = self._row_ev[key] = _Evidence(first_t=t, last_t=t)
+                if o is not None:
+                    ev.votes[o] += 1
+            elif o is not None:
+                ev.see(t, o)
+            else:
+                ev.see(t)
+        # Confirm positions in order; a row only grows by persistent evidence.
+        while True:
+            pos = self.row_len[seat] + 1
+            ev = self._row_ev.get((seat, pos))
+            if ev is None or not self._persistent(ev):
+                break
+            votes = Counter({o: n for o, n in ev.votes.items() if o is not Orientation.UNKNOWN})
+            orientation = votes.most_common(1)[0][0] if votes else Orientation.UNKNOWN
+            del self._row_ev[(seat, pos)]
+            self.row_len[seat] = pos
+            self._on_turned(seat, pos, orientation, ev.first_t, t, out)
+
+    def _persistent(self, ev: _Evidence) -> bool:
+        return ev.last_t - ev.first_t >= self.confirm_s - 1e-9 and ev.n >= self.min_frames
+
+    def _on_turned(self, seat: Seat, pos: int, orientation: Orientation, t_seen: float,
+                   t: float, out: list[Event]) -> None:
+        tr = self._trick(pos)
+        if seat not in tr.plays:
+            # Played without our seeing it face up (or not yet confirmed): the row proves it.
+            ev = self._face_ev.pop(seat, None)
+            card = ev.best() if ev is not None else None
+            t_play = ev.first_t if ev is not None else t_seen
+            self._lay(seat, pos, card if isinstance(card, Card) else None, t_play, out)
+        tr.turned[seat] = (orientation, t_seen)
+        self._check_row_lengths(seat, pos, t_seen, out)
+        if tr.completed and tr.winner is not None and tr.winner_source == "rules":
+            self._check_orientation(tr, seat, out)
+
+    def _check_row_lengths(self, seat: Seat, pos: int, t: float, out: list[Event]) -> None:
+        if pos > self.game.hand_size:
+            self._alert("row_length", seat, pos, t, out,
+                        f"{seat}'s row has {pos} cards, more than the {self.game.hand_size} "
+                        f"tricks of {self.game.name}")
+        if self.seats is not None:
+            others = [self.row_len[s] for s in self.seats if s != seat]
+            if others and pos >= max(others) + 2:
+                self._alert("row_length", seat, pos, t, out,
+                            f"{seat}'s row has {pos} cards while the longest other row has "
+                            f"{max(others)}")
+
+    # ------------------------------------------------------------------ face-up cards
+    def _see_faceup(self, seat: Seat, card: Card | None, t: float, out: list[Event]) -> None:
+        played = self.plays_of(seat)
+        if played > self.row_len[seat]:
+            # His last card is not turned yet: this is most likely that card, seen again.
+            last = self.tricks[played].plays[seat]
+            if card is None or last.card is None or card == last.card:
+                if card is not None:
+                    last.votes[card] += 1
+                    if last.card is None and not self.tricks[played].completed:
+                        last.card = card
+                return
+        if card is not None and any(p.card == card for tr in self.tricks.values()
+                                    for s, p in tr.plays.items() if s == seat):
+            return  # a card he has already played: a misreading, not a new play
+        ev = self._face_ev.get(seat)
+        if ev is None:
+            self._face_ev[seat] = _Evidence(first_t=t, last_t=t, votes=Counter([card]))
+            return
+        ev.see(t, card)
+        if played > self.row_len[seat]:
+            return  # a new card while the old one is not yet turned: wait for the row
+        if not self._persistent(ev):
+            return
+        best = ev.best()
+        del self._face_ev[seat]
+        k = max(played, self.row_len[seat]) + 1
+        self._lay(seat, k, best if isinstance(best, Card) else None, ev.first_t, out)
+
+    def _lay(self, seat: Seat, k: int, card: Card | None, t: float, out: list[Event]) -> None:
+        if self.seats is not None and seat not in self.seats:
+            return
+        tr = self._trick(k)
+        if seat in tr.plays:
+            return
+        tr.plays[seat] = _Play(card=card, t=t, votes=Counter([card]) if card else Counter())
+        if self.seats is None and len(tr.plays) >= self.game.n_players and k == 1:
+            self.seats = tuple(sorted(tr.plays))
+        self._emit(("laid", k, seat), CardLaid(t=t, deal=self.deal, seat=seat, card=card,
+                                               trick=k), out)
+        if card is not None:
+            self._check_revokes(seat, t, out)
+
+    # ------------------------------------------------------------------ tricks
+    def _advance(self, t: float, out: list[Event]) -> None:
+        """Complete tricks in order, then turn them, then finish the deal."""
+        if self.seats is None:
+            return
+        k = 1
+        while k in self.tricks:
+            tr = self.tricks[k]
+            prev = self.tricks.get(k - 1)
+            if prev is not None and not prev.completed:
+                break
+            if not tr.completed and len(tr.plays) >= len(self.seats):
+                self._complete(tr, out)
+                if not tr.completed:
+                    # Winner unknown until the rows show it; a later trick waits for it.
+                    if len(tr.turned) >= len(self.seats):
+                        self._complete(tr, out, force=True)
+                    else:
+                        break
+            if tr.completed and not tr.turned_done and len(tr.turned) >= len(self.seats):
+                self._turned(tr, out)
+            if not tr.completed:
+                break
+            k += 1
+        self._check_unturned(out)
+        hand = self.game.hand_size
+        last = self.tricks.get(hand)
+        if last is not None and last.turned_done and not self._finished:
+            self._finish_deal(max(o[1] for o in last.turned.values()), out)
+
+    def _play_order(self, tr: _TrickState) -> tuple[Seat | None, list[Seat], bool]:
+        assert self.seats is not None
+        expected = self._expected_leader(tr.number)
+        by_time = sorted(tr.plays, key=lambda s: tr.plays[s].t)
+        seen_first = by_time[0]
+        t0 = tr.plays[seen_first].t
+        tied = {s for s in by_time if abs(tr.plays[s].t - t0) < 1e-6}
+        agrees = expected is None or expected in tied
+        leader = expected if expected is not None else seen_first
+        if expected is None and len(tied) > 1:
+            # Several appeared at once: pick the one whose rules order fits the times best.
+            def misfit(cand: Seat) -> int:
+                order = self.game.play_order(cand, self.seats or ())
+                return sum(1 for a, b in zip(order, order[1:], strict=False)
+                           if tr.plays[a].t > tr.plays[b].t + 1e-6)
+            leader = min(sorted(tied), key=misfit)
+        return leader, self.game.play_order(leader, self.seats), agrees
+
+    def _complete(self, tr: _TrickState, out: list[Event], force: bool = False) -> None:
+        leader, order, agrees = self._play_order(tr)
+        cards = [tr.plays[s].card for s in order]
+        winner: Seat | None = None
+        source = ""
+        if all(c is not None for c in cards) and self.trump_known:
+            plays = [(s, c) for s, c in zip(order, cards, strict=True)]
+            winner = self.game.trick_winner(plays, self._contract_for(self.trumps[0]))
+            source = "rules"
+        elif len(tr.turned) >= len(self.seats or ()):
+            winner = self._winner_from_rows(tr, order, cards)
+            source = "rows"
+            if winner is None and not force:
+                return
+        else:
+            return
+        tr.leader, tr.winner, tr.winner_source, tr.completed = leader, winner, source, True
+        t_done = max(p.t for p in tr.plays.values())
+        self._emit(("complete", tr.number), TrickComplete(
+            t=t_done, deal=self.deal, number=tr.number, leader=leader, winner=winner,
+            cards=tuple((s, c) for s, c in zip(order, cards, strict=True)),
+            winner_source=source or "unknown", order_agrees=agrees), out)
+        if source == "rules":
+            for seat in tr.turned:
+                self._check_orientation(tr, seat, out)
+
+    def _winner_from_rows(self, tr: _TrickState, order: list[Seat],
+                          cards: list[Card | None]) -> Seat | None:
+        """The winner the orientations show; narrows the trump candidates when cards are known."""
+        won = {s for s, (o, _) in tr.turned.items() if o is Orientation.WON}
+        lost = {s for s, (o, _) in tr.turned.items() if o is Orientation.LOST}
+        candidates: list[Seat] = []
+        for s in order:
+            expect_won = self.game.winners(s, order)
+            if all(x in won for x in expect_won) and not (set(order) - expect_won) - lost:
+                candidates.append(s)
+        if not candidates:
+            return None
+        if all(c is not None for c in cards):
+            plays = [(s, c) for s, c in zip(order, cards, strict=True)]
+            fits = [tp for tp in self.trumps
+                    if self.game.trick_winner(plays, self._contract_for(tp)) in candidates]
+            if fits and len(fits) < len(self.trumps):
+                self.trumps = fits
+            winners = {self.game.trick_winner(plays, self._contract_for(tp)) for tp in fits}
+            if len(winners) == 1:
+                return winners.pop()
+        if len(candidates) == 1:
+            return candidates[0]
+        return None
+
+    def _turned(self, tr: _TrickState, out: list[Event]) -> None:
+        tr.turned_done = True
+        order = self.game.play_order(tr.leader, self.seats) if tr.leader else sorted(tr.turned)
+        orients = tuple((s, tr.turned[s][0]) for s in order if s in tr.turned)
+        t_turn = max(x[1] for x in tr.turned.values())
+        self._emit(("turned", tr.number), CardsTurned(t=t_turn, deal=self.deal,
+                                                      number=tr.number, orientations=orients),
+                   out)
+        if tr.winner_source != "rules":
+            self._check_row_agreement(tr, out)
+
+    def _check_orientation(self, tr: _TrickState, seat: Seat, out: list[Event]) -> None:
+        assert tr.winner is not None
+        o, t_seen = tr.turned[seat]
+        if o is Orientation.UNKNOWN:
+            return
+        expected = self.game.orientation(seat, tr.winner)
+        if o is not expected:
+            who = (f"{tr.winner.side}" if self.game.partnership else f"{tr.winner}")
+            self._alert("wrong_orientation", seat, tr.number, t_seen, out,
+                        f"{seat} turned trick {tr.number} as {o.value}, but {who} won it "
+                        f"(should be {expected.value})")
+
+    def _check_row_agreement(self, tr: _TrickState, out: list[Event]) -> None:
+        """Without a rules winner, the rows must at least agree with each other."""
+        won = [s for s, (o, _) in tr.turned.items() if o is Orientation.WON]
+        t_seen = max(x[1] for x in tr.turned.values())
+        if tr.winner is None or (not self.game.partnership and len(won) != 1):
+            self._alert("wrong_orientation", None, tr.number, t_seen, out,
+                        f"the rows disagree at trick {tr.number}: won by "
+                        f"{' '.join(s.name for s in sorted(won)) or 'nobody'}")
+
+    def _check_unturned(self, out: list[Event]) -> None:
+        """A seat still without its card of trick k when trick k+1 is complete."""
+        if self.seats is None:
+            return
+        for k, tr in self.tricks.items():
+            nxt = self.tricks.get(k + 1)
+            if not (tr.completed and nxt is not None and nxt.completed):
+                continue
+            for s in self.seats:
+                if self.row_len[s] < k:
+                    t = max(p.t for p in nxt.plays.values())
+                    self._alert("row_length", s, k, t, out,
+                                f"{s} has not turned his card of trick {k} into his row "
+                                f"({self.row_len[s]} cards) although trick {k + 1} is played")
+
+    def _check_revokes(self, seat: Seat, t: float, out: list[Event]) -> None:
+        """A later card of the suit led proves a revoke in an earlier trick."""
+        mine = sorted((k, tr.plays[seat].card) for k, tr in self.tricks.items()
+                      if seat in tr.plays and tr.plays[seat].card is not None)
+        for k, card in mine:
+            tr = self.tricks[k]
+            if not tr.completed or tr.leader is None or self.seats is None:
+                continue
+            order = self.game.play_order(tr.leader, self.seats)
+            before = [tr.plays[s].card for s in order[:order.index(seat)]]
+            if not before or any(c is None for c in before):
+                continue
+            hand = [card] + [c for j, c in mine if j > k]
+            if len(hand) < 2:
+                continue
+            illegal = all(card not in self.game.legal_cards(hand, before, self._contract_for(tp))
+                          for tp in self.trumps)
+            if illegal:
+                self._alert("revoke", seat, k, t, out,
+                            f"{seat} revoked in trick {k}: played {card} to {before[0]} led, "
+                            "though his later cards show he could follow")
+
+    # ------------------------------------------------------------------ deal end
+    def _finish_deal(self, t: float, out: list[Event], cleared: bool = False) -> None:
+        self._finished = True
+        seats = self.seats or tuple(s for s in SEATS if self.row_len[s])
+        result: dict[str, int] = {side: 0 for side in self.game.sides(seats)} if seats else {}
+        n = 0
+        for k in sorted(self.tricks):
+            tr = self.tricks[k]
+            if tr.completed:
+                n += 1
+                if tr.winner is not None:
+                    result[self.game.side(tr.winner)] = result.get(self.game.side(tr.winner),
+                                                                   0) + 1
+        if not cleared:
+            for s in seats:
+                if self.row_len[s] != self.game.hand_size:
+                    self._alert("row_length", s, None, t, out,
+                                f"{s}'s row has {self.row_len[s]} cards at the end of the deal, "
+                                f"expected {self.game.hand_size}")
+        self._emit(("deal",), DealFinished(t=t, deal=self.deal, tricks=n,
+                                          result=tuple(result.items())), out)
+
+    # ------------------------------------------------------------------ output
+    def _alert(self, kind: str, seat: Seat | None, trick: int | None, t: float,
+               out: list[Event], message: str) -> None:
+        self._emit(("alert", kind, seat, trick),
+                   Alert(t=t, deal=self.deal, alert=kind, seat=seat, trick=trick,
+                         message=message), out)
+
+    def _emit(self, key: tuple, event: Event, out: list[Event]) -> None:
+        if key in self._emitted:
+            return
+        self._emitted.add(key)
+        out.append(event)
+
+    # ------------------------------------------------------------------ resume
+    def restore(self, events: Iterable[Event]) -> None:
+        """Rebuild the state of the last deal from stored events (a restarted session).
+
+        Events already stored are never emitted again; what was seen but not yet confirmed
+        when the session stopped is simply seen again.
+        """
+        events = list(events)
+        if not events:
+            return
+        last_deal = max(e.deal for e in events)
+        self.deal = last_deal
+        self.reset()
+        for e in events:
+            if e.deal != last_deal:
+                continue
+            if isinstance(e, CardLaid):
+                tr = self._trick(e.trick)
+                tr.plays[e.seat] = _Play(card=e.card, t=e.t)
+                self._emitted.add(("laid", e.trick, e.seat))
+                if self.seats is None and e.trick == 1 and len(tr.plays) >= self.game.n_players:
+                    self.seats = tuple(sorted(tr.plays))
+            elif isinstance(e, TrickComplete):
+                tr = self._trick(e.number)
+                tr.leader, tr.winner, tr.completed = e.leader, e.winner, True
+                tr.winner_source = e.winner_source
+                for s, c in e.cards:
+                    if s not in tr.plays:
+                        tr.plays[s] = _Play(card=c, t=e.t)
+                if self.seats is None and len(e.cards) == self.game.n_players:
+                    self.seats = tuple(sorted(s for s, _ in e.cards))
+                self._emitted.add(("complete", e.number))
+                if e.winner_source == "rows" and tr.winner is not None:
+                    cards = [c for _, c in e.cards]
+                    if all(c is not None for c in cards):
+                        plays = list(e.cards)
+                        fits = [tp for tp in self.trumps if self.game.trick_winner(
+                            plays, self._contract_for(tp)) == tr.winner]  # type: ignore[arg-type]
+                        if fits:
+                            self.trumps = fits
+            elif isinstance(e, CardsTurned):
+                tr = self._trick(e.number)
+                for s, o in e.orientations:
+                    tr.turned[s] = (o, e.t)
+                    self.row_len[s] = max(self.row_len[s], e.number)
+                tr.turned_done = True
+                self._emitted.add(("turned", e.number))
+            elif isinstance(e, DealFinished):
+                self._finished = True
+                self._emitted.add(("deal",))
+            elif isinstance(e, Alert):
+                self._emitted.add(("alert", e.alert, e.seat, e.trick))
+        self.last_t = max(e.t for e in events)
+
+    # ------------------------------------------------------------------ summary
+    def completed_tricks(self) -> list[_TrickState]:
+        return [self.tricks[k] for k in sorted(self.tricks) if self.tricks[k].completed]
