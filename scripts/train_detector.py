@@ -65,8 +65,28 @@ def _local_font() -> Path | None:
 
 
 def generate_dataset(args: argparse.Namespace) -> Path:
-    """Render the data set with the renderer's exporter; returns the data yaml."""
-    data_dir = Path(args.data)
+    """Render the data set(s) with the renderer's exporter; returns the data yaml to train on.
+
+    ``--data`` may list several folders separated by commas (e.g. a first small set and a
+    later larger one); a missing folder is rendered with seed ``--seed + its index``.
+    """
+    folders = [Path(p) for p in args.data.split(",") if p]
+    yamls = [_generate_one(args, folder, args.seed + k) for k, folder in enumerate(folders)]
+    if len(yamls) == 1:
+        return yamls[0]
+    combined = Path(args.runs).resolve() / args.name / "data.yaml"
+    train = [str((y.parent / "images" / "train").resolve()) for y in yamls]
+    val = [str((y.parent / "images" / "val").resolve()) for y in yamls]
+    combined.write_text(
+        "path: /\n"
+        f"train: {json.dumps(train)}\n"
+        f"val: {json.dumps(val)}\n"
+        "names:\n" + "".join(f"  {k}: {v}\n" for k, v in CLASS_NAMES.items())
+    )
+    return combined
+
+
+def _generate_one(args: argparse.Namespace, data_dir: Path, seed: int) -> Path:
     existing = _find_yaml(data_dir)
     if existing is not None and not args.regenerate:
         print(f"[train] using existing data set {existing}", flush=True)
@@ -75,7 +95,7 @@ def generate_dataset(args: argparse.Namespace) -> Path:
     extra = json.loads(args.synth_options) if args.synth_options else {}
     code = (
         "import json, sys\n"
-        "from vision.synth import export_obb_dataset\n"
+        "from vision.synth.export import export_obb_dataset\n"
         "kw = json.loads(sys.argv[1])\n"
         "result = export_obb_dataset(sys.argv[2], n_train=int(sys.argv[3]), "
         "n_val=int(sys.argv[4]), seed=int(sys.argv[5]), **kw)\n"
@@ -83,7 +103,7 @@ def generate_dataset(args: argparse.Namespace) -> Path:
     )
     cmd = [
         python, "-c", code, json.dumps(extra), str(data_dir),
-        str(args.n_train), str(args.n_val), str(args.seed),
+        str(args.n_train), str(args.n_val), str(seed),
     ]
     print("[train] generating data set:", shlex.join(cmd[:2] + ["..."] + cmd[3:]), flush=True)
     t0 = time.time()
@@ -123,7 +143,8 @@ def train(args: argparse.Namespace, data_yaml: Path) -> Path:
         batch=args.batch,
         workers=0,
         device="cpu",
-        pretrained=False,
+        # From scratch; --init-weights continues from our own earlier run (never a download).
+        pretrained=args.init_weights or False,
         amp=False,
         plots=False,
         close_mosaic=close_mosaic,
@@ -156,7 +177,7 @@ def train(args: argparse.Namespace, data_yaml: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", default="/work/data/detector", help="data set folder")
+    parser.add_argument("--data", default="/work/data/detector", help="data set folder(s), commas")
     parser.add_argument("--runs", default="/work/runs/detector", help="ultralytics project folder")
     parser.add_argument("--name", default="train", help="run name inside --runs")
     parser.add_argument("--n-train", type=int, default=600)
@@ -166,6 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--regenerate", action="store_true", help="re-render an existing set")
     parser.add_argument("--project-python", default="", help="interpreter with vision installed")
     parser.add_argument("--model-yaml", default="yolo11n-obb.yaml")
+    parser.add_argument("--init-weights", default="", help="our own earlier best.pt to continue")
     parser.add_argument("--imgsz", type=int, default=640)
     parser.add_argument("--epochs", type=int, default=40)
     parser.add_argument("--hours", type=float, default=0.0, help="wall-clock cap (ultralytics)")
