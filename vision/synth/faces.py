@@ -151,9 +151,20 @@ def sample_face_style(
     """
     u = functools.partial(_uniform, rng)
     font = _pick(rng, HELD_OUT_FONTS if held_out else TRAINING_FONTS)
+    # every index must fit the classifier's corner region (vision.identity.crops: 0.44 of
+    # the width, 0.34 of the height), so big indices come with smaller suits
     jumbo = _chance(rng, 0.2)
+    side = (not jumbo) and _chance(rng, 0.12)
+    index_width = u(0.7, 1.25)
+    suit_scale = u(0.6, 0.95)
+    index_y = u(0.025, 0.06)
     if jumbo:
-        index_height = u(0.13, 0.17)
+        index_height = u(0.12, 0.14)
+        suit_scale = u(0.55, 0.8)
+        index_y = u(0.02, 0.045)
+    elif side:
+        index_height = u(0.065, 0.1)
+        index_width = min(index_width, 1.0)
     else:
         index_height = u(0.065, 0.12)
     four_colour = _chance(rng, 0.2)
@@ -168,17 +179,16 @@ def sample_face_style(
         cast = (u(0.92, 1.04), u(0.95, 1.03), u(0.95, 1.06))
     else:
         cast = (1.0, 1.0, 1.0)
-    side = (not jumbo) and _chance(rng, 0.12)
     return FaceStyle(
         font=font,
         italic=_chance(rng, 0.2),
         stroke=u(0.08, 0.2),
         index_height=index_height,
-        index_width=u(0.7, 1.25),
+        index_width=index_width,
         index_slant=u(-0.08, 0.2) if _chance(rng, 0.25) else 0.0,
         index_x=u(0.03, 0.09),
-        index_y=u(0.025, 0.06),
-        index_suit_scale=u(0.6, 1.05),
+        index_y=index_y,
+        index_suit_scale=suit_scale,
         index_layout="side" if side else "stacked",
         corner_indices=4 if _chance(rng, 0.25) else 2,
         jumbo=jumbo,
@@ -385,7 +395,7 @@ def _paint_mask(
     # affine: scale, shear about the box's vertical centre, translate
     m = np.array([[sx, -slant * sy, x + slant * h / 2.0], [0.0, sy, y]], np.float64)
     if upside_down:  # rotate the box 180 degrees about the card centre
-        m = np.array([[-1.0, 0.0, W], [0.0, -1.0, H]]) @ np.vstack([m, [0.0, 0.0, 1.0]])
+        m = np.array([[-1.0, 0.0, W - 1], [0.0, -1.0, H - 1]]) @ np.vstack([m, [0.0, 0.0, 1.0]])
     alpha = cv2.warpAffine(mask, m, (W, H), flags=cv2.INTER_AREA if sx < 1 else cv2.INTER_LINEAR)
     alpha = np.clip(alpha, 0.0, 1.0)[..., None]
     img[:] = (img * (1.0 - alpha) + np.asarray(colour, np.float32) * alpha).astype(img.dtype)
@@ -396,13 +406,16 @@ def _paint_mask(
 # --------------------------------------------------------------------------------------------
 
 
-def index_boxes(style: FaceStyle, size: tuple[int, int] = (250, 350)) -> list[tuple[float, ...]]:
+def index_boxes(
+    style: FaceStyle, size: tuple[int, int] = (250, 350), rank: Rank = Rank.TEN
+) -> list[tuple[float, float, float, float]]:
     """Bounding boxes (x0, y0, x1, y1) in px of the upright top-left index, rank and suit.
 
-    Returned as ``[index_box, rank_box, suit_box]``; used by the renderer and the crops to know
-    where the index lies.
+    Returned as ``[index_box, rank_box, suit_box]``; used by the renderer and the training
+    crops to know where the index lies (and whether something covers it). The other corners'
+    indices are this box mirrored (top-right, four-index decks) and/or turned 180 degrees.
     """
-    rank_box, suit_box = _index_layout(Rank.TEN, style, size)
+    rank_box, suit_box = _index_layout(rank, style, size)
     x0 = min(rank_box[0], suit_box[0])
     y0 = min(rank_box[1], suit_box[1])
     x1 = max(rank_box[0] + rank_box[2], suit_box[0] + suit_box[2])
@@ -456,7 +469,7 @@ def _draw_index(img: np.ndarray, card: Card, style: FaceStyle, *, right: bool,
     _paint_mask(img, mask, rx, ry, rw, rh, colour, style.index_slant, upside_down)
     centre = (sx + ss / 2.0, sy + ss / 2.0)
     if upside_down:
-        centre = (W - centre[0], H - centre[1])
+        centre = (W - 1 - centre[0], H - 1 - centre[1])
     draw_suit(img, card.suit, centre, ss, colour, shape=style.shape, upside_down=upside_down)
 
 

@@ -1,0 +1,182 @@
+#!/usr/bin/env python
+"""Measure the identity reader: per-card accuracy, refusals, wrong reads, worst confusions.
+
+    .venv/bin/python scripts/evaluate_identity.py --cards 1500 --out /work/runs/identity/eval.json
+    .venv/bin/python scripts/evaluate_identity.py --scenes datasets/samples   # renderer scenes
+
+Sets (seeds never used in training: training 1000+, validation 2000+, here 5000+ / 6000+):
+* ``seen-styles``: cards in training styles, new seeds, half of them partly covered;
+* ``held-out-styles``: cards in styles never trained on (font, suit shapes, palette) - the
+  proxy for a real deck;
+* ``one-corner``: the cards of both sets where exactly one whole index shows (an overlapping
+  row's uncovered strip);
+* ``scenes`` (with --scenes): face-up cards of renderer scenes (``<stem>.json`` ground truth
+  next to the image), read with their true quads.
+
+A card counts as *readable* when at least one whole index shows; the reader should name it.
+For an unreadable card (every index covered, a back) the only right answer is to refuse.
+``accuracy`` = correct / readable; ``wrong`` = confidently wrong / all cards (the figure that
+must stay near zero); ``refused`` = None answers on readable cards / readable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from vision.cards import Card  # noqa: E402
+from vision.identity.reader import IdentityReader  # noqa: E402
+from vision.identity.synth import label_crops, sample_card_photo  # noqa: E402
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.n = self.readable = self.correct = self.wrong = self.refused = 0
+        self.unreadable_refused = 0
+        self.reasons: Counter[str] = Counter()
+        self.confusions: Counter[tuple[str, str]] = Counter()
+
+    def add(self, truth: Card, readable: bool, got: Card | None, reason: str | None) -> None:
+        self.n += 1
+        self.readable += readable
+        if got is None:
+            key = (reason or "?").split(":")[0].split("(")[0].strip()
+            self.reasons[key] += 1
+            if readable:
+                self.refused += 1
+            else:
+                self.unreadable_refused += 1
+        elif got == truth:
+            self.correct += 1
+        else:
+            self.wrong += 1
+            self.confusions[(str(truth), str(got))] += 1
+
+    def summary(self) -> dict[str, object]:
+        r = max(self.readable, 1)
+        return {
+            "cards": self.n, "readable": self.readable,
+            "accuracy": round(self.correct / r, 4),
+            "wrong": round(self.wrong / max(self.n, 1), 4), "wrong_count": self.wrong,
+            "refused_readable": round(self.refused / r, 4),
+            "unreadable_refused": f"{self.unreadable_refused}/{self.n - self.readable}",
+            "refusal_reasons": dict(self.reasons.most_common()),
+            "confusions": {f"{a}->{b}": n for (a, b), n in self.confusions.most_common(8)},
+        }
+
+
+def evaluate_generated(reader: IdentityReader, n: int, seed: int, held_out: bool,
+                       crop_stats: Counter[tuple[str, str]], one_corner: Tally,
+                       by_width: dict[str, Tally]) -> Tally:
+    rng = np.random.default_rng(seed)
+    tally = Tally()
+    for _ in range(n):
+        s = sample_card_photo(rng, held_out=held_out)
+        readable = (not s.is_back) and s.readable_corners() >= 1
+        res = reader.read(s.photo, s.detected[None])[0]
+        tally.add(s.card, readable, res.card, res.reason)
+        if readable and s.readable_corners() == 1:
+            one_corner.add(s.card, True, res.card, res.reason)
+        if readable:
+            w = s.card_width_px
+            key = "24-40px" if w < 40 else "40-80px" if w < 80 else "80px+"
+            by_width.setdefault(key, Tally()).add(s.card, True, res.card, res.reason)
+        # crop-level top-1 (the classifier alone)
+        crops = label_crops(s)
+        if crops:
+            probs = reader.classify(np.stack([c.crop for c in crops]))
+            for c, p in zip(crops, probs, strict=True):
+                crop_stats[(c.label, reader.class_names[int(p.argmax())])] += 1
+    return tally
+
+
+def _top_confusions(stats: Counter[tuple[str, str]], k: int = 10) -> dict[str, int]:
+    wrong = [(key, v) for key, v in stats.items() if key[0] != key[1]]
+    wrong.sort(key=lambda kv: -kv[1])
+    return {f"{a}->{b}": v for (a, b), v in wrong[:k]}
+
+
+def crop_summary(stats: Counter[tuple[str, str]]) -> dict[str, object]:
+    total = sum(stats.values())
+    right = sum(v for (a, b), v in stats.items() if a == b)
+    per_class: dict[str, list[int]] = {}
+    for (a, b), v in stats.items():
+        per_class.setdefault(a, [0, 0])
+        per_class[a][0] += v if a == b else 0
+        per_class[a][1] += v
+    worst = sorted(per_class.items(), key=lambda kv: kv[1][0] / max(kv[1][1], 1))[:6]
+    return {
+        "crops": total, "top1": round(right / max(total, 1), 4),
+        "worst_classes": {k: f"{c}/{t}" for k, (c, t) in worst},
+        "top_confusions": _top_confusions(stats),
+    }
+
+
+def evaluate_scenes(reader: IdentityReader, folder: Path) -> Tally:
+    import cv2
+
+    tally = Tally()
+    for truth_file in sorted(folder.rglob("*.json")):
+        try:
+            truth = json.loads(truth_file.read_text())
+        except (OSError, ValueError):
+            continue
+        if not isinstance(truth, dict) or "cards" not in truth or "image" not in truth:
+            continue
+        image = cv2.imread(str(truth_file.with_name(truth["image"])), cv2.IMREAD_COLOR)
+        if image is None:
+            continue
+        cards = [c for c in truth["cards"] if c.get("face_up") and c.get("card")]
+        if not cards:
+            continue
+        quads = np.array([c["quad"] for c in cards], np.float64)
+        for c, res in zip(cards, reader.read(image, quads, truth.get("game")), strict=True):
+            readable = float(c.get("visible_fraction", 1.0)) >= 0.25
+            tally.add(Card.from_str(c["card"]), readable, res.card, res.reason)
+    return tally
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--model", type=Path, default=None)
+    p.add_argument("--cards", type=int, default=1500, help="cards per generated set")
+    p.add_argument("--min-confidence", type=float, default=0.9)
+    p.add_argument("--scenes", type=Path, default=None)
+    p.add_argument("--out", type=Path, default=None)
+    args = p.parse_args(argv)
+    reader = IdentityReader(args.model, min_confidence=args.min_confidence)
+    t0 = time.time()
+    report: dict[str, object] = {"model": str(reader.path), "min_confidence": args.min_confidence}
+    one_corner = Tally()
+    for name, seed, held in (("seen-styles", 5000, False), ("held-out-styles", 6000, True)):
+        crop_stats: Counter[tuple[str, str]] = Counter()
+        by_width: dict[str, Tally] = {}
+        tally = evaluate_generated(reader, args.cards, seed, held, crop_stats, one_corner,
+                                   by_width)
+        report[name] = {**tally.summary(), "crop_level": crop_summary(crop_stats),
+                        "by_width": {k: {"accuracy": v.summary()["accuracy"],
+                                         "wrong": v.summary()["wrong"], "cards": v.n}
+                                     for k, v in sorted(by_width.items())}}
+    report["one-corner"] = one_corner.summary()
+    if args.scenes:
+        report["scenes"] = evaluate_scenes(reader, args.scenes).summary()
+    report["seconds"] = round(time.time() - t0, 1)
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

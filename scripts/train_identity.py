@@ -1,0 +1,150 @@
+#!/usr/bin/env python
+"""Generate corner crops, train the identity classifier, export it to ONNX and ship it.
+
+Run with the training environment (torch + ultralytics), on a shared machine under the lock::
+
+    flock /work/cpu-heavy.lock /work/trainenv/bin/python scripts/train_identity.py \
+        --data /work/data/identity --runs /work/runs/identity --epochs 20
+
+Steps (each skipped when its output exists, unless --force):
+1. crops: ``<data>/{train,val}/<class>/*.png`` drawn by :mod:`vision.identity.synth`
+   (training styles only; seeds 1000+ train, 2000+ val - evaluation uses 5000+).
+2. train ``yolo11n-cls.yaml`` from scratch (no pretrained weights exist offline).
+3. export ONNX (opset 18, simplified), copy to ``models/identity.onnx``, write its sha256.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+TRAIN_SEED = 1000
+VAL_SEED = 2000
+CHUNK = 250  # cards per generator task (one seed each: deterministic whatever the pool size)
+
+
+def _chunk(args: tuple[str, int, int, float]) -> dict[str, int]:
+    import cv2
+    import numpy as np
+
+    from vision.identity.synth import sample_crops
+
+    out_dir, seed, n_cards, none_keep = args
+    rng = np.random.default_rng(seed)
+    counts: dict[str, int] = {}
+    for i in range(n_cards):
+        for j, s in enumerate(sample_crops(rng, none_keep=none_keep)):
+            d = Path(out_dir) / s.label
+            d.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(d / f"{seed}_{i}_{j}.png"), s.crop)
+            counts[s.label] = counts.get(s.label, 0) + 1
+    return counts
+
+
+def generate(data: Path, n_train: int, n_val: int, procs: int, none_keep: float) -> None:
+    from vision.identity.synth import CLASS_NAMES
+
+    for split, n, base in (("train", n_train, TRAIN_SEED), ("val", n_val, VAL_SEED)):
+        out = data / split
+        if out.exists():
+            print(f"{out} exists, not regenerated")
+            continue
+        tmp = data / f"{split}.tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        for name in CLASS_NAMES:  # every class folder exists, even if empty
+            (tmp / name).mkdir(parents=True, exist_ok=True)
+        tasks = [(str(tmp), base + k, min(CHUNK, n - k * CHUNK), none_keep)
+                 for k in range((n + CHUNK - 1) // CHUNK)]
+        t0 = time.time()
+        total: dict[str, int] = {}
+        with Pool(procs) as pool:
+            for counts in pool.imap_unordered(_chunk, tasks):
+                for k, v in counts.items():
+                    total[k] = total.get(k, 0) + v
+        tmp.rename(out)
+        print(f"{split}: {n} cards -> {sum(total.values())} crops in {time.time() - t0:.0f} s; "
+              f"none {total.get('none', 0)}, per card class min "
+              f"{min(v for k, v in total.items() if k != 'none')}")
+
+
+def train(data: Path, runs: Path, epochs: int, imgsz: int, batch: int, lr0: float) -> Path:
+    run_dir = runs / "train"
+    cfg = runs / "config"
+    cfg.mkdir(parents=True, exist_ok=True)
+    os.environ.update(YOLO_OFFLINE="1", YOLO_AUTOINSTALL="0", YOLO_CONFIG_DIR=str(cfg))
+    for font in ("Arial.ttf", "Arial.Unicode.ttf"):
+        target = cfg / font
+        if not target.exists():
+            shutil.copy("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", target)
+    import ultralytics.utils.torch_utils as tu
+    from ultralytics import YOLO
+
+    tu.NUM_THREADS = 2
+    model = YOLO("yolo11n-cls.yaml")
+    model.train(
+        data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu", workers=0,
+        optimizer="AdamW", lr0=lr0, warmup_epochs=1, cos_lr=True, amp=False, plots=False,
+        pretrained=False, project=str(runs), name="train", exist_ok=True, seed=0,
+        deterministic=False,
+        # our crops are already augmented; the index must stay whole and unmirrored
+        fliplr=0.0, flipud=0.0, scale=0.0, erasing=0.0, auto_augment=None,
+        hsv_h=0.02, hsv_s=0.3, hsv_v=0.3, patience=100, verbose=True,
+    )
+    return run_dir / "weights" / "best.pt"
+
+
+def export(weights: Path, imgsz: int, models: Path) -> Path:
+    from ultralytics import YOLO
+
+    onnx_path = Path(YOLO(str(weights)).export(format="onnx", imgsz=imgsz, opset=18,
+                                               simplify=True, dynamic=True))
+    models.mkdir(exist_ok=True)
+    target = models / "identity.onnx"
+    shutil.copy(onnx_path, target)
+    digest = hashlib.sha256(target.read_bytes()).hexdigest()
+    (models / "identity.sha256").write_text(f"{digest}  identity.onnx\n")
+    print(f"shipped {target} ({target.stat().st_size / 1e6:.2f} MB) sha256 {digest}")
+    return target
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--data", type=Path, default=Path("/work/data/identity"))
+    p.add_argument("--runs", type=Path, default=Path("/work/runs/identity"))
+    p.add_argument("--models", type=Path, default=REPO / "models")
+    p.add_argument("--train-cards", type=int, default=12000)
+    p.add_argument("--val-cards", type=int, default=1500)
+    p.add_argument("--none-keep", type=float, default=0.15)
+    p.add_argument("--procs", type=int, default=2)
+    p.add_argument("--epochs", type=int, default=18)
+    p.add_argument("--imgsz", type=int, default=64)
+    p.add_argument("--batch", type=int, default=64)
+    p.add_argument("--lr0", type=float, default=0.003)
+    p.add_argument("--steps", default="data,train,export")
+    args = p.parse_args(argv)
+    steps = set(args.steps.split(","))
+    t0 = time.time()
+    if "data" in steps:
+        generate(args.data, args.train_cards, args.val_cards, args.procs, args.none_keep)
+    weights = args.runs / "train" / "weights" / "best.pt"
+    if "train" in steps:
+        weights = train(args.data, args.runs, args.epochs, args.imgsz, args.batch, args.lr0)
+    if "export" in steps:
+        export(weights, args.imgsz, args.models)
+    print(json.dumps({"seconds": round(time.time() - t0), "args": {
+        k: str(v) for k, v in vars(args).items()}}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

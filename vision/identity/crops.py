@@ -1,0 +1,134 @@
+"""Corner crops of a face-up card: the input of the identity classifier.
+
+A card's identity is printed in its corner indices. Whatever the detector returns, we put the
+card's quadrilateral into a canonical order, and cut the four corner regions of the card,
+each turned so that an index printed there would be upright:
+
+* crop 0: top-left corner (as is)              - the usual upright index
+* crop 1: top-right corner (as is)             - the upright index of four-index decks
+* crop 2: bottom-right corner, turned 180 deg  - the usual rotated index
+* crop 3: bottom-left corner, turned 180 deg   - the rotated index of four-index decks
+
+The detector cannot know which short end of a card is "up", so a card may come 180 degrees
+turned: crops 0 and 2 then swap, as do 1 and 3 - the classifier does not care, because an
+index looks the same in either. In an overlapping face-up row only one strip of a card
+shows; whichever strip it is, one of the four corners holds a whole index.
+
+The training crops (:mod:`vision.identity.synth`) are cut by these same functions, so what the
+classifier sees in training and at run time is produced by identical code.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+#: Side of the square crop fed to the classifier, in px.
+CROP_SIZE = 64
+#: Corner region as fractions of the card's width and height.
+CORNER_W = 0.44
+CORNER_H = 0.34
+#: Names of the four crops, in order.
+CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
+
+
+def canonical_quad(quad: np.ndarray) -> np.ndarray:
+    """The quad reordered clockwise (in image coordinates) with quad[0]->quad[1] a short edge.
+
+    Detectors may return the corners counter-clockwise or starting at any corner; the card's
+    own order (top-left, top-right, bottom-right, bottom-left) seen from above is clockwise
+    with a short first edge. Which short end is the top remains unknown (180 degrees).
+    """
+    q = np.asarray(quad, dtype=np.float64).reshape(4, 2)
+    x, y = q[:, 0], q[:, 1]
+    area2 = float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
+    if area2 < 0:  # counter-clockwise on screen (y down): reverse, keep the first corner
+        q = q[[0, 3, 2, 1]]
+    e = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    if e[0] + e[2] > e[1] + e[3]:  # first edge is a long edge: start one corner later
+        q = np.roll(q, -1, axis=0)
+    return q
+
+
+def card_size_px(quad: np.ndarray) -> tuple[float, float]:
+    """(width, height) of the card in image px: mean short and mean long edge."""
+    q = canonical_quad(quad)
+    e = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    return float((e[0] + e[2]) / 2.0), float((e[1] + e[3]) / 2.0)
+
+
+def _crop_to_card(corner: int, size: int) -> np.ndarray:
+    """3x3 map from crop pixel coordinates to unit card coordinates (0..1, 0..1)."""
+    sx, sy = CORNER_W / size, CORNER_H / size
+    if corner == 0:
+        return np.array([[sx, 0, 0], [0, sy, 0], [0, 0, 1]], np.float64)
+    if corner == 1:
+        return np.array([[sx, 0, 1 - CORNER_W], [0, sy, 0], [0, 0, 1]], np.float64)
+    if corner == 2:  # bottom-right turned 180: crop (0,0) is the card's (1,1)
+        return np.array([[-sx, 0, 1], [0, -sy, 1], [0, 0, 1]], np.float64)
+    if corner == 3:  # bottom-left turned 180: crop (0,0) is the card's (CORNER_W, 1)
+        return np.array([[-sx, 0, CORNER_W], [0, -sy, 1], [0, 0, 1]], np.float64)
+    raise ValueError(f"corner must be 0..3, got {corner}")
+
+
+def corner_crops(image: np.ndarray, quad: np.ndarray, size: int = CROP_SIZE) -> np.ndarray:
+    """The four corner crops of the card at ``quad``: uint8 array (4, size, size, 3).
+
+    ``image`` is BGR (or grey, which is expanded). Large cards are first shrunk with area
+    averaging so that the crops are not aliased; pixels beyond the image border repeat the
+    edge.
+    """
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    q = canonical_quad(quad)
+    h_img, w_img = image.shape[:2]
+    width, height = card_size_px(q)
+    # how many image px one crop px spans; shrink the card's surroundings if it is more than ~1.5
+    step = max(width * CORNER_W, height * CORNER_H) / size
+    lo = np.floor(q.min(axis=0)).astype(int) - 2
+    hi = np.ceil(q.max(axis=0)).astype(int) + 3
+    x0, y0 = max(int(lo[0]), 0), max(int(lo[1]), 0)
+    x1, y1 = min(int(hi[0]), w_img), min(int(hi[1]), h_img)
+    if x1 - x0 < 2 or y1 - y0 < 2:  # card outside the image: nothing to read
+        return np.zeros((4, size, size, 3), np.uint8)
+    roi = image[y0:y1, x0:x1]
+    qr = q - np.array([x0, y0], np.float64)
+    if step > 1.5:
+        f = 1.2 / step
+        roi = cv2.resize(roi, (max(2, round(roi.shape[1] * f)), max(2, round(roi.shape[0] * f))),
+                         interpolation=cv2.INTER_AREA)
+        qr = qr * np.array([roi.shape[1] / (x1 - x0), roi.shape[0] / (y1 - y0)])
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    card_to_img = cv2.getPerspectiveTransform(unit, qr.astype(np.float32))
+    out = np.empty((4, size, size, 3), np.uint8)
+    # sample at pixel centres: crop px (u + 0.5) maps to card coordinates
+    centre = np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1]], np.float64)
+    for k in range(4):
+        m = card_to_img @ _crop_to_card(k, size) @ centre
+        # warpPerspective with WARP_INVERSE_MAP wants dst->src for integer dst coordinates,
+        # and samples src at pixel centres at integer coordinates: shift by -0.5
+        shift = np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1]], np.float64)
+        out[k] = cv2.warpPerspective(roi, shift @ m, (size, size),
+                                     flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                     borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def sharpness(crops: np.ndarray) -> float:
+    """How much fine detail the corner crops hold: the largest per-crop Laplacian std-dev.
+
+    A printed index has sharp ink edges; a crop with no index (or a covered corner) is flat,
+    so the best crop is what counts. Values below ~5 mean no legible ink edge at all.
+    """
+    best = 0.0
+    for crop in crops:
+        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        lap = cv2.Laplacian(grey, cv2.CV_32F, ksize=3)
+        best = max(best, float(lap[2:-2, 2:-2].std()))
+    return best
+
+
+def to_tensor(crops: np.ndarray) -> np.ndarray:
+    """BGR uint8 crops (n, h, w, 3) -> float32 RGB NCHW in 0..1, as the classifier expects."""
+    x = crops[..., ::-1].astype(np.float32) / 255.0
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))

@@ -1,0 +1,249 @@
+"""Read the rank and suit of face-up cards from their quads: :class:`IdentityReader`.
+
+For each card the reader cuts the four corner crops (:mod:`vision.identity.crops`), runs the
+shipped classifier (``models/identity.onnx``: 52 cards + ``none``) on all crops of all cards
+in one batch, and combines the corners: a card is named only when a corner reads it with high
+probability and no other corner reads a different card. Probabilities of cards outside the
+game's deck are dropped, never moved to other cards, so restricting the deck cannot turn an
+unsure read into a confident one.
+
+Cards that cannot be read honestly come back with ``card=None`` and a reason: too small, too
+blurred, no index visible, corners disagree, or simply unsure.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vision.cards import BRIDGE_DECK, LHOMBRE_DECK, PIQUET_DECK, Card
+from vision.errors import TrickvisionError, UnknownGameError
+from vision.identity.crops import CORNER_NAMES, card_size_px, corner_crops, sharpness, to_tensor
+
+MODEL_NAME = "identity"
+NONE_LABEL = "none"
+#: Below this card width (short edge, px) the index is a few pixels high: refuse.
+MIN_CARD_WIDTH_PX = 24.0
+#: Below this sharpness (see :func:`vision.identity.crops.sharpness`) no ink edge is legible.
+MIN_SHARPNESS = 4.0
+
+_DECKS = {"bridge": BRIDGE_DECK, "preferans": PIQUET_DECK, "lhombre": LHOMBRE_DECK}
+
+
+class IdentityModelError(TrickvisionError):
+    """The identity model is missing, damaged (checksum) or not the expected classifier."""
+
+
+@dataclass(frozen=True)
+class IdentityResult:
+    """What one card reads as. ``card`` is None when it could not be read; ``reason`` says why.
+
+    ``confidence`` is the probability the classifier gives the returned card (for None: the
+    best candidate's, so a caller can see how close it was). ``corner`` names the crop that
+    carried the reading.
+    """
+
+    card: Card | None
+    confidence: float
+    reason: str | None = None
+    corner: str | None = None
+
+
+def deck_for(game: str | None) -> tuple[Card, ...]:
+    """The cards of ``game`` (bridge 52, preferans 32, l'hombre 40); all 52 for None."""
+    if game is None:
+        return BRIDGE_DECK
+    try:
+        from vision.games import find_game
+
+        deck = tuple(find_game(game).deck)
+        if deck:
+            return deck
+    except ImportError:  # pragma: no cover - the games package is part of the core
+        pass
+    key = str(game).strip().lower().replace("'", "")
+    if key not in _DECKS:
+        raise UnknownGameError(f"unknown game: {game!r} (expected one of {', '.join(_DECKS)})")
+    return _DECKS[key]
+
+
+def _default_model_path() -> Path:
+    try:
+        from vision.models import model_path
+
+        return Path(model_path(MODEL_NAME, verify=False))
+    except ImportError:  # pragma: no cover
+        import vision
+
+        folder = os.environ.get("TRICKVISION_MODELS")
+        base = Path(folder) if folder else Path(vision.__file__).resolve().parent.parent / "models"
+        return base / f"{MODEL_NAME}.onnx"
+    except TrickvisionError as exc:  # missing model: say so in our own words
+        raise IdentityModelError(str(exc)) from None
+
+
+def verify_checksum(path: Path) -> None:
+    """Raise a :class:`TrickvisionError` unless ``path`` matches ``<stem>.sha256``.
+
+    Uses the project's model loader (:mod:`vision.models`) when present, so every model is
+    checked the same way.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise IdentityModelError(f"identity model not found: {path}")
+    try:
+        from vision.models import verify_checksum as project_verify
+    except ImportError:  # pragma: no cover - vision.models is part of the package
+        project_verify = None
+    if project_verify is not None:
+        project_verify(path)
+        return
+    checksum = path.with_suffix(".sha256")
+    if not checksum.is_file():
+        raise IdentityModelError(f"identity model {path.name}: checksum file {checksum} is missing")
+    words = checksum.read_text().split()
+    expected = words[0].lower() if words else ""
+    actual = hashlib.sha256(path.read_bytes()).hexdigest()
+    if actual != expected:
+        raise IdentityModelError(
+            f"identity model {path} does not match its checksum ({checksum.name} says "
+            f"{expected[:12]}..., the file is {actual[:12]}...): damaged or replaced without "
+            f"updating models/identity.sha256 and models/identity.md"
+        )
+
+
+class IdentityReader:
+    """Reads card identities from the quads of face-up cards.
+
+    ``min_confidence`` is the probability below which a card is left unread (None with a
+    reason) rather than guessed.
+    """
+
+    def __init__(self, model_path: Path | None = None, *, min_confidence: float = 0.9,
+                 threads: int = 2) -> None:
+        if not 0.0 < min_confidence <= 1.0:
+            raise ValueError(f"min_confidence must be in (0, 1], got {min_confidence}")
+        path = Path(model_path) if model_path is not None else _default_model_path()
+        verify_checksum(path)
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        self._session = ort.InferenceSession(str(path), options,
+                                             providers=["CPUExecutionProvider"])
+        meta = self._session.get_modelmeta().custom_metadata_map
+        try:
+            names = ast.literal_eval(meta["names"])
+            self.class_names: tuple[str, ...] = tuple(names[i] for i in range(len(names)))
+        except (KeyError, ValueError, SyntaxError):
+            raise IdentityModelError(
+                f"identity model {path}: no class names in its metadata") from None
+        inp = self._session.get_inputs()[0]
+        self._input = inp.name
+        self.input_size = int(ast.literal_eval(meta.get("imgsz", "[64, 64]"))[0])
+        self._none = self.class_names.index(NONE_LABEL) if NONE_LABEL in self.class_names else -1
+        self._cards: list[Card | None] = [
+            None if n == NONE_LABEL else Card.from_str(n) for n in self.class_names
+        ]
+        self.min_confidence = float(min_confidence)
+        self.path = path
+
+    # -- model ---------------------------------------------------------------------------------
+
+    def classify(self, crops: np.ndarray) -> np.ndarray:
+        """Class probabilities (n, classes) of BGR uint8 crops (n, s, s, 3)."""
+        if len(crops) == 0:
+            return np.zeros((0, len(self.class_names)), np.float32)
+        out = []
+        for i in range(0, len(crops), 256):
+            x = to_tensor(crops[i:i + 256])
+            p = self._session.run(None, {self._input: x})[0]
+            out.append(p)
+        probs = np.concatenate(out).astype(np.float64)
+        sums = probs.sum(axis=1, keepdims=True)
+        if not np.allclose(sums, 1.0, atol=1e-3):  # logits: softmax them
+            e = np.exp(probs - probs.max(axis=1, keepdims=True))
+            probs = e / e.sum(axis=1, keepdims=True)
+        return probs
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def read(self, image: np.ndarray, quads: np.ndarray | Sequence[np.ndarray],
+             game: str | None = None) -> list[IdentityResult]:
+        """Read each card at ``quads`` ((n, 4, 2) image px) in ``image`` (BGR uint8).
+
+        ``game`` (bridge, preferans, lhombre) restricts the answers to that game's deck.
+        """
+        image = np.asarray(image)
+        if image.ndim not in (2, 3) or image.size == 0:
+            raise ValueError(f"image must be an (h, w, 3) or (h, w) array, got {image.shape}")
+        q = np.asarray(quads, dtype=np.float64)
+        if q.size == 0:
+            return []
+        q = q.reshape(-1, 4, 2)
+        deck = deck_for(game)
+        in_deck = np.array([c is not None and c in set(deck) for c in self._cards])
+
+        results: list[IdentityResult | None] = [None] * len(q)
+        todo: list[int] = []
+        batch: list[np.ndarray] = []
+        for i, quad in enumerate(q):
+            width, _ = card_size_px(quad)
+            if width < MIN_CARD_WIDTH_PX:
+                results[i] = IdentityResult(None, 0.0, f"card too small: {width:.0f} px wide "
+                                            f"(at least {MIN_CARD_WIDTH_PX:.0f} px needed)")
+                continue
+            crops = corner_crops(image, quad, self.input_size)
+            sharp = sharpness(crops)
+            if sharp < MIN_SHARPNESS:
+                results[i] = IdentityResult(None, 0.0, f"too blurred (sharpness {sharp:.1f}, "
+                                            f"at least {MIN_SHARPNESS:.0f} needed)")
+                continue
+            todo.append(i)
+            batch.append(crops)
+        if todo:
+            probs = self.classify(np.concatenate(batch)).reshape(len(todo), 4, -1)
+            for i, p in zip(todo, probs, strict=True):
+                results[i] = self._combine(p, in_deck, game)
+        return [r for r in results if r is not None]
+
+    def _combine(self, p: np.ndarray, in_deck: np.ndarray, game: str | None) -> IdentityResult:
+        """One card's answer from its four corners' probabilities (4, classes)."""
+        cards = p[:, in_deck]  # deck cards only; other cards' mass is dropped, not moved
+        idx = np.flatnonzero(in_deck)
+        best_per_corner = cards.argmax(axis=1)
+        best_p = cards.max(axis=1)
+        order = np.argsort(-best_p)
+        top = int(order[0])
+        card_i = int(idx[best_per_corner[top]])
+        conf = float(best_p[top])
+        # any other corner confidently reading a different card?
+        for k in order[1:]:
+            other = int(idx[best_per_corner[k]])
+            if other != card_i and best_p[k] >= 0.5:
+                return IdentityResult(
+                    None, conf,
+                    f"corners disagree: {self._cards[card_i]} ({conf:.2f}, {CORNER_NAMES[top]}) "
+                    f"vs {self._cards[other]} ({best_p[k]:.2f}, {CORNER_NAMES[k]})")
+        # support from other corners that agree raises the confidence (noisy-or)
+        agree = cards[:, best_per_corner[top]]
+        combined = float(1.0 - np.prod(1.0 - np.clip(agree, 0.0, 1.0)))
+        if combined >= self.min_confidence:
+            return IdentityResult(self._cards[card_i], combined, None, CORNER_NAMES[top])
+        # why not? out of deck, no index, or unsure
+        full_best = p.max(axis=0)
+        j = int(np.argmax(np.where(np.arange(p.shape[1]) == self._none, -1.0, full_best)))
+        if not in_deck[j] and full_best[j] >= self.min_confidence:
+            return IdentityResult(None, combined, f"reads as {self._cards[j]}, which is not in "
+                                  f"the {game} deck")
+        if self._none >= 0 and p[:, self._none].min() >= 0.5:
+            return IdentityResult(None, combined, "no index visible (covered or blank)")
+        return IdentityResult(None, combined, f"unsure: best guess {self._cards[card_i]} at "
+                              f"{combined:.2f} (needs {self.min_confidence:.2f})")

@@ -1,0 +1,340 @@
+"""Labelled corner crops for training and evaluating the identity classifier.
+
+Each sample is one card drawn by :mod:`vision.synth.faces` in a random style, laid on a table
+(or on another card), perhaps half covered by the next card of a row, a card back or a hand,
+seen at a random size, rotation and camera tilt, then degraded the way phone and webcam photos
+are (blur, motion, noise, JPEG, uneven light, glare, colour cast). The "detected" quad is the
+true one with detector-like jitter and a random corner order. The crops are cut by
+:func:`vision.identity.crops.corner_crops` - the very code the reader runs - and each crop is
+labelled from the ground truth: the card where a whole index shows in that corner, ``none``
+where no index is printed or the index is (nearly) covered, and left out where only part of
+the index shows (a label either way would teach a guess).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.cards import BRIDGE_DECK, Card
+from vision.identity.crops import canonical_quad, corner_crops
+from vision.synth.faces import FaceStyle, face_mask, index_boxes, render_face, sample_face_style
+
+NONE_LABEL = "none"
+#: Class names of the classifier: the 52 cards (notation) and "none", sorted as ultralytics
+#: sorts class folders.
+CLASS_NAMES: tuple[str, ...] = tuple(sorted([str(c) for c in BRIDGE_DECK] + [NONE_LABEL]))
+
+
+@dataclass(frozen=True)
+class CropSample:
+    """One labelled crop and where it came from (for evaluation breakdowns)."""
+
+    crop: np.ndarray  # (CROP_SIZE, CROP_SIZE, 3) uint8 BGR
+    label: str  # card notation or "none"
+    corner: int  # which of the reader's four crops
+    card: str  # the card actually drawn
+    card_width_px: float
+    visible_strip: bool  # the card was partly covered by an occluder
+
+
+def _corner_index_boxes(card: Card, style: FaceStyle, fw: int, fh: int) -> list[np.ndarray]:
+    """Rank and suit boxes (x0, y0, x1, y1) of the index in each true corner (px of the face).
+
+    Corners 1 and 3 have no index in two-index decks (empty list entries).
+    """
+    _, rank_box, suit_box = index_boxes(style, (fw, fh), card.rank)
+    tl = np.array([rank_box, suit_box], np.float64)
+    right = max(rank_box[2], suit_box[2])
+    shift = fw - 2 * min(rank_box[0], suit_box[0]) - (right - min(rank_box[0], suit_box[0]))
+    tr = tl + np.array([shift, 0, shift, 0])
+
+    def rot(b: np.ndarray) -> np.ndarray:
+        return np.stack([fw - b[:, 2], fh - b[:, 3], fw - b[:, 0], fh - b[:, 1]], axis=1)
+
+    four = style.corner_indices == 4
+    return [tl, tr if four else np.zeros((0, 4)), rot(tl), rot(tr) if four else np.zeros((0, 4))]
+
+
+def _back(rng: np.random.Generator, fw: int, fh: int) -> np.ndarray:
+    """A simple card back: colour, diagonal lattice, white border or not."""
+    colour = rng.integers(20, 200, 3).astype(np.float64)
+    img = np.empty((fh, fw, 3), np.uint8)
+    img[:] = colour
+    step = int(rng.integers(5, 14))
+    line = tuple(float(v) for v in np.clip(colour + rng.integers(-80, 80, 3), 0, 255))
+    for k in range(-fh, fw + fh, step):
+        cv2.line(img, (k, 0), (k + fh, fh), line, 1, cv2.LINE_AA)
+        if rng.random() < 0.5:
+            cv2.line(img, (k, 0), (k - fh, fh), line, 1, cv2.LINE_AA)
+    if rng.random() < 0.5:
+        b = max(2, int(0.06 * fw))
+        cv2.rectangle(img, (0, 0), (fw - 1, fh - 1), (245, 245, 245), b)
+    return img
+
+
+def _table(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    base = rng.integers(10, 220, 3).astype(np.float32)
+    small = rng.normal(0, rng.uniform(2, 20), (max(2, h // 8), max(2, w // 8), 3))
+    tex = cv2.resize(small.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.clip(base + tex, 0, 255).astype(np.uint8)
+
+
+def _paste(canvas: np.ndarray, img: np.ndarray, mask: np.ndarray, m: np.ndarray) -> None:
+    """Warp ``img`` (with alpha ``mask``) by homography ``m`` onto ``canvas`` in place."""
+    h, w = canvas.shape[:2]
+    warped = cv2.warpPerspective(img, m, (w, h), flags=cv2.INTER_LINEAR)
+    alpha = cv2.warpPerspective(mask, m, (w, h), flags=cv2.INTER_LINEAR).astype(np.float32)
+    alpha = (alpha / 255.0)[..., None]
+    canvas[:] = (canvas * (1 - alpha) + warped * alpha).astype(np.uint8)
+
+
+def _shrunk(img: np.ndarray, mask: np.ndarray, target_w: float) -> tuple[np.ndarray, np.ndarray,
+                                                                           float]:
+    """Shrink a face with area averaging to about the size it will have in the image."""
+    f = min(1.0, max(target_w * 1.1, 8.0) / img.shape[1])
+    if f >= 0.95:
+        return img, mask, 1.0
+    size = (max(4, round(img.shape[1] * f)), max(4, round(img.shape[0] * f)))
+    fx = size[0] / img.shape[1]
+    return (cv2.resize(img, size, interpolation=cv2.INTER_AREA),
+            cv2.resize(mask, size, interpolation=cv2.INTER_AREA), fx)
+
+
+def _scale(f: float) -> np.ndarray:
+    return np.array([[f, 0, 0], [0, f, 0], [0, 0, 1]], np.float64)
+
+
+def _unit_rect(fw: int, fh: int) -> np.ndarray:
+    return np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+
+
+def _degrade(img: np.ndarray, rng: np.random.Generator, card_w: float,
+             rank_px: float) -> np.ndarray:
+    h, w = img.shape[:2]
+    out = img.astype(np.float32)
+    # uneven light
+    gx, gy = np.meshgrid(np.linspace(-1, 1, w), np.linspace(-1, 1, h))
+    a, b = rng.normal(0, 0.15, 2)
+    light = 1.0 + a * gx + b * gy
+    out *= rng.uniform(0.55, 1.2) * light[..., None]
+    # colour cast (white balance)
+    out *= rng.uniform([0.8, 0.85, 0.8], [1.15, 1.1, 1.25])
+    # glare: a bright soft blob
+    if rng.random() < 0.2:
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        r = rng.uniform(0.2, 0.8) * card_w
+        d2 = ((np.arange(w)[None, :] - cx) ** 2 + (np.arange(h)[:, None] - cy) ** 2) / (r * r)
+        out += (rng.uniform(60, 200) * np.exp(-d2))[..., None]
+    out = np.clip(out, 0, 255).astype(np.uint8)
+    # blur: focus (bounded so that the index stays legible) or motion
+    if rng.random() < 0.6:
+        sigma = rng.uniform(0.3, max(0.5, 0.12 * rank_px))
+        out = cv2.GaussianBlur(out, (0, 0), sigma)
+    if rng.random() < 0.1:
+        length = int(rng.integers(2, max(3, int(0.15 * rank_px) + 3)))
+        k = np.zeros((length, length), np.float32)
+        k[length // 2, :] = 1.0 / length
+        rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5),
+                                      float(rng.uniform(0, 180)), 1.0)
+        k = cv2.warpAffine(k, rot, (length, length))
+        out = cv2.filter2D(out, -1, k / max(k.sum(), 1e-6))
+    # sensor noise
+    if rng.random() < 0.7:
+        noise = rng.normal(0, rng.uniform(1, 9), out.shape)
+        out = np.clip(out + noise, 0, 255).astype(np.uint8)
+    # JPEG
+    if rng.random() < 0.7:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 95))])
+        if ok:
+            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out
+
+
+@dataclass(frozen=True)
+class CardPhoto:
+    """One card drawn into a small degraded photo, with its truth.
+
+    ``index_visible[c]`` is, for each true corner c (top-left, top-right, bottom-right,
+    bottom-left), the visible fraction of the least visible part (rank or suit) of the index
+    printed there, or None where the deck prints no index.
+    """
+
+    photo: np.ndarray
+    quad: np.ndarray  # true corners, card's own order
+    detected: np.ndarray  # jittered, any start corner and winding
+    card: Card
+    style: FaceStyle
+    is_back: bool
+    covered: bool
+    card_width_px: float
+    index_visible: tuple[float | None, ...]
+    index_visible_max: tuple[float | None, ...]  # same, for the most visible part
+
+    def readable_corners(self, threshold: float = 0.9) -> int:
+        """How many corners show a whole index."""
+        return sum(1 for v in self.index_visible if v is not None and v >= threshold)
+
+
+def sample_card_photo(
+    rng: np.random.Generator,
+    *,
+    held_out: bool = False,
+    card: Card | None = None,
+    style: FaceStyle | None = None,
+    min_width: float = 24.0,
+    max_width: float = 180.0,
+    occlusion: float = 0.5,
+    back_chance: float = 0.03,
+) -> CardPhoto:
+    """Draw one card (perhaps partly covered) into a small degraded photo.
+
+    ``occlusion`` is the chance that the next card of a row or a hand covers part of it;
+    ``back_chance`` the chance that a card back is drawn instead (a face-down card passed as
+    face up, whose corners must all read ``none``).
+    """
+    style = style or sample_face_style(rng, held_out=held_out)
+    card = card or BRIDGE_DECK[int(rng.integers(52))]
+    is_back = rng.random() < back_chance
+    aspect = rng.uniform(0.63, 0.72)
+    fw = int(rng.integers(110, 200))
+    fh = int(round(fw / aspect))
+    face = _back(rng, fw, fh) if is_back else render_face(card, style, (fw, fh))
+    fmask = face_mask((fw, fh), style.corner_radius).copy()
+
+    # where the card lies in the photo
+    card_w = float(math.exp(rng.uniform(math.log(min_width), math.log(max_width))))
+    card_h = card_w / aspect
+    theta = rng.uniform(0, 2 * math.pi)
+    margin = 0.35 * card_h
+    side = int(math.ceil(card_h + 2 * margin))
+    centre = np.array([side / 2, side / 2])
+    rot = np.array([[math.cos(theta), -math.sin(theta)], [math.sin(theta), math.cos(theta)]])
+    corners = np.array([[-card_w, -card_h], [card_w, -card_h], [card_w, card_h],
+                        [-card_w, card_h]]) / 2.0
+    tilt = rng.uniform(0, 0.12)
+    corners = corners * (1 + rng.uniform(-tilt, tilt, (4, 1)))
+    quad = corners @ rot.T + centre
+    card_to_img = cv2.getPerspectiveTransform(_unit_rect(fw, fh), quad.astype(np.float32))
+
+    canvas = _table(rng, side, side)
+    if rng.random() < 0.5:  # a card underneath (the previous card of a row), offset
+        under = render_face(BRIDGE_DECK[int(rng.integers(52))], style, (fw, fh)) \
+            if rng.random() < 0.7 else _back(rng, fw, fh)
+        off = np.array([[1, 0, rng.uniform(-0.7, 0.7) * fw], [0, 1, rng.uniform(-0.4, 0.4) * fh],
+                        [0, 0, 1]])
+        u_img, u_mask, f = _shrunk(under, fmask, card_w)
+        _paste(canvas, u_img, u_mask, card_to_img @ off @ _scale(1 / f))
+    f_img, f_mask, f = _shrunk(face, fmask, card_w)
+    # the shadow of the card's edge on the table
+    _paste(canvas, np.zeros_like(f_img), (f_mask * rng.uniform(0.1, 0.4)).astype(np.uint8),
+           np.array([[1, 0, rng.uniform(-2, 2)], [0, 1, rng.uniform(0, 3)], [0, 0, 1]])
+           @ card_to_img @ _scale(1 / f))
+    _paste(canvas, f_img, f_mask, card_to_img @ _scale(1 / f))
+
+    # occluders, in face coordinates, with a coverage mask for labelling
+    cover = np.zeros((fh, fw), np.uint8)
+    covered = False
+    if not is_back and rng.random() < occlusion:
+        covered = True
+        if rng.random() < 0.8:  # the next card of a row (face or back)
+            occ = render_face(BRIDGE_DECK[int(rng.integers(52))], style, (fw, fh)) \
+                if rng.random() < 0.6 else _back(rng, fw, fh)
+            visible = rng.uniform(0.2, 0.8)
+            direction = int(rng.integers(4))
+            dx, dy = [(visible * fw, 0), (-visible * fw, 0), (0, visible * fh),
+                      (0, -visible * fh)][direction]
+            dx += rng.normal(0, 0.03) * fw
+            dy += rng.normal(0, 0.03) * fh
+            ang = rng.normal(0, 0.06)
+            c, s = math.cos(ang), math.sin(ang)
+            occ_m = np.array([[c, -s, dx + fw / 2 - c * fw / 2 + s * fh / 2],
+                              [s, c, dy + fh / 2 - s * fw / 2 - c * fh / 2], [0, 0, 1]])
+            o_img, o_mask, f2 = _shrunk(occ, fmask, card_w)
+            _paste(canvas, np.zeros_like(o_img), (o_mask * 0.35).astype(np.uint8),
+                   card_to_img @ np.array([[1, 0, -2], [0, 1, 2], [0, 0, 1]]) @ occ_m
+                   @ _scale(1 / f2))
+            _paste(canvas, o_img, o_mask, card_to_img @ occ_m @ _scale(1 / f2))
+            poly = cv2.perspectiveTransform(_unit_rect(fw, fh)[None], occ_m)[0]
+            cv2.fillPoly(cover, [np.round(poly).astype(np.int32)], 255)
+        else:  # a hand or some object: a skin-coloured or random blob
+            colour = (rng.uniform(90, 190), rng.uniform(120, 200), rng.uniform(170, 240)) \
+                if rng.random() < 0.7 else tuple(float(v) for v in rng.integers(0, 255, 3))
+            cxy = rng.uniform([0, 0], [fw, fh])
+            axes = rng.uniform(0.2, 0.6) * fw, rng.uniform(0.2, 0.8) * fh
+            blob = np.zeros((fh, fw), np.uint8)
+            cv2.ellipse(blob, (int(cxy[0]), int(cxy[1])), (int(axes[0]), int(axes[1])),
+                        float(rng.uniform(0, 180)), 0, 360, 255, -1)
+            solid = np.empty((fh, fw, 3), np.uint8)
+            solid[:] = colour
+            b_img, b_mask, f3 = _shrunk(solid, blob, card_w)
+            _paste(canvas, b_img, b_mask, card_to_img @ _scale(1 / f3))
+            cover = np.maximum(cover, blob)
+
+    rank_px = 0.1 * card_h
+    photo = _degrade(canvas, rng, card_w, rank_px)
+
+    # the detector's quad: jittered, any corner first, either winding
+    jitter = rng.normal(0, 0.015 * card_w, (4, 2)) + rng.normal(0, 0.01 * card_w, (1, 2))
+    detected = quad + jitter
+    detected = np.roll(detected, int(rng.integers(4)), axis=0)
+    if rng.random() < 0.5:
+        detected = detected[::-1]
+    boxes = _corner_index_boxes(card, style, fw, fh)
+    visible: list[float | None] = []
+    visible_max: list[float | None] = []
+    for b in boxes:
+        if len(b) == 0:
+            visible.append(None)
+            visible_max.append(None)
+            continue
+        vis = []
+        for x0, y0, x1, y1 in b:
+            xs = slice(max(int(x0), 0), max(int(math.ceil(x1)), int(x0) + 1))
+            ys = slice(max(int(y0), 0), max(int(math.ceil(y1)), int(y0) + 1))
+            region = cover[ys, xs]
+            vis.append(1.0 - float(region.mean()) / 255.0 if region.size else 1.0)
+        visible.append(min(vis))
+        visible_max.append(max(vis))
+    return CardPhoto(photo, quad, detected, card, style, is_back, covered, card_w,
+                     tuple(visible), tuple(visible_max))
+
+
+def label_crops(sample: CardPhoto, rng: np.random.Generator | None = None, *,
+                none_keep: float = 1.0) -> list[CropSample]:
+    """The reader's four crops of ``sample``, labelled from the truth.
+
+    A corner is labelled with the card when at least 90 % of both rank and suit of its index
+    show, ``none`` when no index is printed there or at most 25 % of each part shows, and left
+    out in between. ``none_keep`` is the fraction of ``none`` crops kept (most corners show no
+    index; the set would drown in them).
+    """
+    crops = corner_crops(sample.photo, sample.detected)
+    # which true corner does the reader's crop 0 start at?
+    q = canonical_quad(sample.detected)
+    start = int(np.argmin(np.linalg.norm(sample.quad - q[0], axis=1)))
+    out: list[CropSample] = []
+    for k in range(4):
+        v = sample.index_visible[(start + k) % 4]
+        v_max = sample.index_visible_max[(start + k) % 4]
+        if sample.is_back or v is None or (v_max is not None and v_max <= 0.25):
+            label = NONE_LABEL
+        elif v >= 0.9:
+            label = str(sample.card)
+        else:
+            continue  # partly covered index: no honest label
+        if label == NONE_LABEL and none_keep < 1.0 and (rng is None or rng.random() >= none_keep):
+            continue
+        out.append(CropSample(crops[k], label, k, str(sample.card), sample.card_width_px,
+                              sample.covered))
+    return out
+
+
+def sample_crops(rng: np.random.Generator, *, none_keep: float = 1.0,
+                 **kwargs: object) -> list[CropSample]:
+    """One card photo (:func:`sample_card_photo`, same keyword arguments) as labelled crops."""
+    return label_crops(sample_card_photo(rng, **kwargs), rng,  # type: ignore[arg-type]
+                       none_keep=none_keep)
