@@ -205,10 +205,11 @@ class _Reconstruction:
                     self.issues.append(Issue(IssueKind.ROW_LENGTH, s, None,
                                              f"{s}: no row was seen"))
             return SEATS
-        nonempty = [s for s in present if obs.rows[s]]
-        chosen = list(nonempty)
-        if len(chosen) > 3 and obs.dealer is not None and obs.dealer in chosen \
-                and g.name == "preferans":
+        chosen = list(present)
+        for s in [s for s in present if not obs.rows[s]]:  # an empty fourth row: no player
+            if len(chosen) > 3:
+                chosen.remove(s)
+        if len(chosen) > 3 and obs.dealer in chosen and g.name == "preferans":
             chosen.remove(obs.dealer)
             self.issues.append(Issue(
                 IssueKind.ROW_LENGTH, obs.dealer, None,
@@ -223,14 +224,9 @@ class _Reconstruction:
                     f"this row ({len(obs.rows[s])} cards) is ignored"))
             chosen = chosen[:3]
         if len(chosen) < 3:
-            fill = [s for s in present if s not in chosen]
-            fill += [s for s in SEATS if s not in present and s != obs.dealer]
-            fill += [s for s in SEATS if s not in fill and s not in chosen]
-            if g.name == "lhombre" or (obs.dealer is not None and len(present) == 3):
-                pass
-            for s in fill:
-                if len(chosen) == 3:
-                    break
+            fill = [s for s in SEATS if s not in chosen and s != obs.dealer]
+            fill += [s for s in SEATS if s not in chosen and s not in fill]
+            for s in fill[: 3 - len(chosen)]:
                 chosen.append(s)
                 self.issues.append(Issue(IssueKind.ROW_LENGTH, s, None,
                                          f"{s}: no row was seen"))
@@ -278,7 +274,7 @@ class _Reconstruction:
             target = max(n for n, k in counts.items() if k == top) if counts else 0
         for s in seats:
             n = lengths[s]
-            if n != target and (s in obs.rows or g.n_players == 4):
+            if n != target and s in obs.rows:  # a missing row is reported above
                 what = "a full hand" if complete else "the other rows"
                 if n > g.hand_size:
                     what = f"a hand of {g.hand_size}"
