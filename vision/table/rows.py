@@ -180,6 +180,11 @@ class RowReader:
         # Table centre: first the middle of all cards, then refined from the rows found.
         lo, hi = geo.centers.min(axis=0), geo.centers.max(axis=0)
         centre = (lo + hi) / 2
+        if image_size is not None and min(image_size) > 0:
+            # cards all in one band (a single row): the image centre tells the side
+            image_centre = self.frame.to_table(np.array([image_size[0] / 2, image_size[1] / 2]))
+            narrow = (hi - lo) < 2 * long_
+            centre = np.where(narrow, image_centre, centre)
         for _ in range(2):
             piece_seat = [self._piece_seat(geo, p, centre) for p in pieces]
             centre = self._refine_centre(geo, pieces, piece_seat, centre)

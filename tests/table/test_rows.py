@@ -1,0 +1,189 @@
+"""Rows, seats, order and orientation from hand-made card rectangles."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.record import Orientation
+from vision.seats import Seat
+from vision.table.geometry import Calibration, TableFrame
+from vision.table.rows import RowReader, measure, overlap_depth, which_on_top
+
+from .conftest import BRIDGE, CENTRE, card_quad, draw, make_row, make_table
+
+LETTER = {Orientation.WON: "W", Orientation.LOST: "L", Orientation.UNKNOWN: "?"}
+
+
+def rows_as_text(reading) -> dict[Seat, str]:
+    return {s: "".join(LETTER[c.orientation] for c in row) for s, row in reading.rows.items()}
+
+
+def check_against_truth(reading, truth) -> None:
+    for card, (seat, pos, ch) in zip(reading.cards, truth, strict=True):
+        assert card.seat is seat
+        assert card.row_position == pos
+        assert LETTER[card.orientation] == ch
+
+
+def test_bridge_table_read_exactly(bridge_table):
+    quads, truth = bridge_table
+    reading = RowReader().read(quads, np.zeros(len(quads), bool), np.full(len(quads), 0.9))
+    assert rows_as_text(reading) == BRIDGE
+    check_against_truth(reading, truth)
+    assert all(c.orientation_confidence > 0.9 for c in reading.cards)
+    assert reading.notes == []
+
+
+def test_input_order_does_not_matter(bridge_table):
+    quads, truth = bridge_table
+    perm = np.random.default_rng(3).permutation(len(quads))
+    reading = RowReader().read(quads[perm], np.zeros(len(quads), bool), np.ones(len(quads)))
+    assert rows_as_text(reading) == BRIDGE
+
+
+def test_corner_order_of_a_quad_does_not_matter(bridge_table):
+    quads, _ = bridge_table
+    rolled = np.roll(quads, 1, axis=1)  # TR BR BL TL: first edge is now a long one
+    reading = RowReader().read(rolled, np.zeros(len(quads), bool), np.ones(len(quads)))
+    assert rows_as_text(reading) == BRIDGE
+
+
+@pytest.mark.parametrize("south", ["left", "right", "top"])
+def test_turned_camera_with_south_option(bridge_table, south):
+    quads, truth = bridge_table
+    # turn the whole picture so that South sits at ``south``
+    c = CENTRE
+    turn = {"left": np.array([[0, -1], [1, 0]]), "right": np.array([[0, 1], [-1, 0]]),
+            "top": np.array([[-1, 0], [0, -1]])}[south]
+    turned = (quads - c) @ turn.T + c
+    frame = TableFrame(south=south)
+    reading = RowReader(frame).read(turned, np.zeros(len(quads), bool), np.ones(len(quads)))
+    assert rows_as_text(reading) == BRIDGE
+    check_against_truth(reading, truth)
+
+
+def _tilt() -> np.ndarray:
+    """A homography of a camera tilted ~20 degrees (far side shrinks, cards foreshortened)."""
+    return np.array([[1.0, 0.05, -20.0], [0.0, 0.95, 30.0], [0.0, 0.00012, 1.0]])
+
+
+def _project(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    flat = pts.reshape(-1, 2)
+    homog = np.column_stack([flat, np.ones(len(flat))]) @ h.T
+    return (homog[:, :2] / homog[:, 2:]).reshape(pts.shape)
+
+
+def test_tilted_camera_without_calibration(bridge_table):
+    quads, truth = bridge_table
+    tilted = _project(_tilt(), quads)
+    reading = RowReader().read(tilted, np.zeros(len(quads), bool), np.ones(len(quads)))
+    assert rows_as_text(reading) == BRIDGE
+
+
+def test_tilted_camera_with_calibration_restores_the_table(bridge_table):
+    quads, truth = bridge_table
+    h = _tilt()
+    tilted = _project(h, quads)
+    table_corners = np.array([[300, 0], [1620, 0], [1620, 1080], [300, 1080]], float)
+    calib = Calibration.from_corners(_project(h, table_corners), aspect=1320 / 1080)
+    frame = TableFrame(calibration=calib)
+    back = frame.to_table(tilted)
+    geo = measure(back)
+    # rectified cards are rectangles of the true aspect again
+    assert np.allclose(geo.aspect, 88 / 60, rtol=0.02)
+    reading = RowReader(frame).read(tilted, np.zeros(len(quads), bool), np.ones(len(quads)))
+    check_against_truth(reading, truth)
+
+
+def test_calibration_round_trip(tmp_path):
+    calib = Calibration.from_corners(np.array([[10, 10], [500, 20], [520, 400], [0, 390]]))
+    calib.save(tmp_path / "c.json")
+    again = Calibration.load(tmp_path / "c.json")
+    np.testing.assert_allclose(again.homography, calib.homography)
+    (tmp_path / "bad.json").write_text('{"homography": [[1, 0], [0, 1]]}')
+    from vision.errors import TrickvisionError
+
+    with pytest.raises(TrickvisionError, match="3x3"):
+        Calibration.load(tmp_path / "bad.json")
+
+
+def test_card_at_45_degrees_is_unknown():
+    quads, _ = make_table({Seat.S: "WLWLW", Seat.N: "LWLWL", Seat.E: "WWLLW", Seat.W: "LLWWL"})
+    # replace S's third card by one lying diagonally
+    c = quads[2].mean(axis=0)
+    quads[2] = card_quad(c, np.array([1.0, 1.0]))
+    reading = RowReader().read(quads, np.zeros(len(quads), bool), np.ones(len(quads)))
+    card = reading.rows[Seat.S][2]
+    assert card.orientation is Orientation.UNKNOWN
+    assert card.orientation_confidence < 0.5
+    assert reading.rows[Seat.S][1].orientation is Orientation.LOST
+
+
+def test_square_box_is_unknown_and_weak_detection_is_unknown():
+    quads, _ = make_table({Seat.S: "WLWLW", Seat.N: "LWLWL", Seat.E: "WWLLW", Seat.W: "LLWWL"})
+    c = quads[0].mean(axis=0)
+    quads[0] = np.array([c + [-35, -35], c + [35, -35], c + [35, 35], c + [-35, 35]])
+    conf = np.ones(len(quads))
+    conf[6] = 0.1  # N's second card barely detected
+    reading = RowReader().read(quads, np.zeros(len(quads), bool), conf)
+    assert reading.rows[Seat.S][0].orientation is Orientation.UNKNOWN
+    assert reading.cards[6].orientation is Orientation.UNKNOWN
+
+
+def test_three_handed_table_and_current_trick():
+    quads, truth = make_table({Seat.W: "WLLW", Seat.N: "LWLL", Seat.E: "LLWL"})
+    # the trick in progress: face-up cards in front of W and N, nearer the centre
+    trick_w = card_quad(CENTRE + [-200, 0], np.array([1.0, 0.0]))
+    trick_n = card_quad(CENTRE + [0, -180], np.array([0.0, 1.0]))
+    all_quads = np.concatenate([quads, [trick_w, trick_n]])
+    face_up = np.array([False] * len(quads) + [True, True])
+    reading = RowReader().read(all_quads, face_up, np.ones(len(all_quads)))
+    assert rows_as_text(reading) == {Seat.W: "WLLW", Seat.N: "LWLL", Seat.E: "LLWL"}
+    assert set(reading.current_trick) == {Seat.W, Seat.N}
+    assert reading.current_trick[Seat.W].row_position is None
+
+
+def test_face_up_rows_stay_rows():
+    quads, truth = make_table({Seat.W: "WLLWL", Seat.S: "LWLLW", Seat.E: "LLWLW"})
+    reading = RowReader().read(quads, np.ones(len(quads), bool), np.ones(len(quads)))
+    check_against_truth(reading, truth)
+    assert reading.current_trick == {}
+
+
+def test_one_row_and_no_cards_are_noted():
+    quads = np.array(make_row(Seat.S, "WLW"))
+    reading = RowReader().read(quads, np.zeros(3, bool), np.ones(3), image_size=(1920, 1080))
+    assert list(reading.rows) == [Seat.S]
+    assert any("only one row" in n for n in reading.notes)
+    empty = RowReader().read(np.zeros((0, 4, 2)), np.zeros(0, bool), np.zeros(0))
+    assert empty.rows == {} and "no cards found" in empty.notes
+
+
+def test_overlap_depth_separates_neighbours_from_strangers():
+    row = np.array(make_row(Seat.S, "WWW", overlap=0.5))
+    far = card_quad(np.array([100.0, 100.0]), np.array([0.0, 1.0]))
+    depth = overlap_depth(np.concatenate([row, [far]]))
+    assert depth[0, 1] == pytest.approx(30.0)  # half of the 60 px short side
+    assert depth[0, 3] == 0 and depth[1, 3] == 0
+    assert np.allclose(depth, depth.T)
+
+
+def test_occlusion_tells_the_top_card():
+    row = np.array(make_row(Seat.S, "WLW"))
+    image = draw(row)  # drawn in order: each card on top of the previous
+    top, clarity = which_on_top(image, row[:-1], row[1:])
+    assert top.tolist() == [1, 1]
+    assert (clarity > 0.25).all()
+
+
+def test_row_laid_from_the_right_is_read_in_laying_order():
+    quads = np.array(make_row(Seat.S, "WLWWL"))
+    others, _ = make_table({Seat.N: "LWLLW", Seat.E: "WLWWL", Seat.W: "LWLLW"})
+    # draw South's row right-to-left: the right-most card is the first one laid
+    image = draw(np.concatenate([others, quads[::-1]]))
+    all_quads = np.concatenate([others, quads])
+    reading = RowReader().read(all_quads, np.zeros(len(all_quads), bool),
+                               np.ones(len(all_quads)), image=image)
+    assert rows_as_text(reading)[Seat.S] == "LWWLW"
+    assert any("row S" in n for n in reading.notes)
