@@ -11,7 +11,7 @@ from vision.errors import TrickvisionError
 from vision.games import find_game
 from vision.record import Orientation
 from vision.seats import SEATS, Seat
-from vision.simulate import IRREGULARITIES, simulate_deal
+from vision.simulate import simulate_deal
 
 GAMES = ("bridge", "preferans", "lhombre")
 

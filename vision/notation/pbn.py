@@ -106,16 +106,38 @@ class PbnGame:
             return []
         game = find_game("bridge")
         contract = self.contract
+        fill = self._unplayed_from_deal()
         out: list[tuple[Seat | None, dict[Seat, Card | None]]] = []
         leader: Seat | None = first
         for row in self.play:
             cards = {first.clockwise(j): c for j, c in enumerate(row)}
             out.append((leader, cards))
-            if leader is None or any(c is None for c in cards.values()):
+            known = {s: (c if c is not None else fill.get(s)) for s, c in cards.items()}
+            if leader is None or any(c is None for c in known.values()):
                 leader = None
                 continue
             order = game.play_order(leader, SEATS)
-            leader = game.trick_winner([(s, cards[s]) for s in order], contract)  # type: ignore[misc]
+            leader = game.trick_winner([(s, known[s]) for s in order], contract)  # type: ignore[misc]
+        return out
+
+    def _unplayed_from_deal(self) -> dict[Seat, Card]:
+        """A card written ``-`` in the Play section, when the Deal tag says what it was.
+
+        Only for a seat with exactly one such card: his hand minus the cards he played.
+        """
+        if self.play is None or self.opening_leader is None or self.tag("Deal") is None:
+            return {}
+        first = self.opening_leader
+        out: dict[Seat, Card] = {}
+        for s, hand in self.deal.items():
+            if hand is None:
+                continue
+            j = (s - first) % 4
+            col = [row[j] for row in self.play]
+            if col.count(None) == 1 and len(col) == len(hand):
+                rest = set(hand) - {c for c in col if c is not None}
+                if len(rest) == 1:
+                    out[s] = rest.pop()
         return out
 
     def to_observation(self) -> Observation:
@@ -163,14 +185,18 @@ def format_deal(hands: dict[Seat, tuple[Card, ...] | None], first: Seat = Seat.N
                                       for i in range(4))
 
 
-def parse_deal(text: str, lineno: int | None = None) -> dict[Seat, tuple[Card, ...] | None]:
+def parse_deal(text: str, lineno: int | None = None, source: str = "<pbn>"
+               ) -> dict[Seat, tuple[Card, ...] | None]:
+    """Hands from a Deal tag value (``N:`` then four hands clockwise, ``-`` for unknown)."""
     t = text.strip()
     if len(t) < 2 or t[1] != ":" or t[0].upper() not in "NESW":
-        raise PbnDecodeError(f"Deal {text!r}: expected 'N:' then four hands", lineno)
+        raise PbnDecodeError(f"Deal {text!r}: expected 'N:' then four hands", lineno,
+                             source)
     first = Seat[t[0].upper()]
     parts = t[2:].split()
     if len(parts) != 4:
-        raise PbnDecodeError(f"Deal {text!r}: expected four hands, found {len(parts)}", lineno)
+        raise PbnDecodeError(f"Deal {text!r}: expected four hands, found {len(parts)}", lineno,
+                             source)
     out: dict[Seat, tuple[Card, ...] | None] = {}
     for i, part in enumerate(parts):
         seat = first.clockwise(i)
@@ -180,7 +206,7 @@ def parse_deal(text: str, lineno: int | None = None) -> dict[Seat, tuple[Card, .
         suits = part.split(".")
         if len(suits) != 4:
             raise PbnDecodeError(f"Deal: hand {part!r} of {seat}: expected four suits "
-                                 f"separated by '.'", lineno)
+                                 f"separated by '.'", lineno, source)
         cards = []
         for suit, ranks in zip(SUITS, suits, strict=True):
             for ch in ranks:
@@ -190,7 +216,7 @@ def parse_deal(text: str, lineno: int | None = None) -> dict[Seat, tuple[Card, .
                     cards.append(Card(suit, Rank.from_str(ch)))
                 except TrickvisionError:
                     raise PbnDecodeError(f"Deal: hand {part!r} of {seat}: bad rank {ch!r}",
-                                         lineno) from None
+                                         lineno, source) from None
         out[seat] = tuple(sorted(cards, reverse=True))
     return out
 
@@ -275,7 +301,7 @@ def loads(text: str, source: str = "<pbn>") -> list[PbnGame]:
                 section = "Play"
                 play_done = False
             elif name == "Deal":
-                parse_deal(value, lineno)  # validate early, with the line number
+                parse_deal(value, lineno, source)  # validate early, with the line number
                 section = name
             else:
                 section = name
