@@ -253,40 +253,58 @@ def sample_hands(style: TableStyle, rng: np.random.Generator, n: int | None = No
         skin = tuple(int(np.clip(c + rng.normal(0, 8), 0, 255)) for c in skin)
         sleeve = tuple(int(v) for v in rng.integers(20, 230, 3))
         out.append(HandShape(start=(sx, sy), end=(float(tx), float(ty)),
-                             width=float(rng.uniform(0.55, 0.9)) * L, skin=skin,  # type: ignore[arg-type]
+                             width=float(rng.uniform(0.75, 1.05)) * L, skin=skin,  # type: ignore[arg-type]
                              sleeve=sleeve, sleeve_frac=float(rng.uniform(0.0, 0.7))))  # type: ignore[arg-type]
         del i
     return out
 
 
-def _draw_hand(img: np.ndarray, label: np.ndarray | None, hand: HandShape) -> None:
-    s = np.asarray(hand.start)
-    e = np.asarray(hand.end)
+def _hand_shapes(hand: HandShape) -> list[tuple[str, Any, tuple[int, int, int]]]:
+    """The hand as drawing primitives: sleeve, forearm, palm, four fingers and a thumb."""
+    s = np.asarray(hand.start, float)
+    e = np.asarray(hand.end, float)
     d = e - s
-    length = float(np.linalg.norm(d)) or 1.0
-    u = d / length
-    wdt = hand.width
+    u = d / (float(np.linalg.norm(d)) or 1.0)
+    n = np.array([-u[1], u[0]])
+    wd = hand.width
+    wrist = e - u * wd * 0.55
+    mid = s + (wrist - s) * hand.sleeve_frac
     ang = math.degrees(math.atan2(u[1], u[0]))
-    mid = s + d * hand.sleeve_frac
-    shapes: list[tuple[str, Any, tuple[int, int, int]]] = []
-    shapes.append(("line", (s, mid), hand.sleeve))
-    shapes.append(("line", (mid, e - u * wdt * 0.3), hand.skin))
-    shapes.append(("ellipse", (e, (wdt * 0.75, wdt * 0.55), ang), hand.skin))
-    for k in range(4):  # fingers
-        off = (k - 1.5) * wdt * 0.22
-        n = np.array([-u[1], u[0]])
-        fc = e + u * wdt * 0.8 + n * off
-        shapes.append(("ellipse", (fc, (wdt * 0.4, wdt * 0.1), ang), hand.skin))
-    for target, colour_of in ((img, None), (label, HAND_LABEL)):
+
+    def band(a: np.ndarray, b: np.ndarray, wa: float, wb: float) -> np.ndarray:
+        return np.array([a + n * wa / 2, b + n * wb / 2, b - n * wb / 2, a - n * wa / 2])
+
+    shapes: list[tuple[str, Any, tuple[int, int, int]]] = [
+        ("poly", band(mid, wrist, wd * 0.85, wd * 0.7), hand.skin),
+    ]
+    if hand.sleeve_frac > 0.02:
+        shapes.append(("poly", band(s, mid + u * wd * 0.1, wd * 1.1, wd * 1.0), hand.sleeve))
+    shapes.append(("ellipse", (e - u * wd * 0.15, (wd * 0.55, wd * 0.48), ang), hand.skin))
+    for k in range(4):
+        base = e + u * wd * 0.2 + n * (k - 1.5) * wd * 0.2
+        tip = base + (u + n * (k - 1.5) * 0.12) * wd * (0.55 if k in (1, 2) else 0.45)
+        shapes.append(("line", (base, tip, wd * 0.17), hand.skin))
+    thumb0 = e - u * wd * 0.1 + n * wd * 0.38
+    shapes.append(("line", (thumb0, thumb0 + (u * 0.6 + n * 0.5) * wd * 0.45, wd * 0.2),
+                   hand.skin))
+    return shapes
+
+
+def _draw_hand(img: np.ndarray, label: np.ndarray | None, hand: HandShape) -> None:
+    """Draw a hand on ``img`` (BGR) and, when given, as ``HAND_LABEL`` on ``label``."""
+    shapes = _hand_shapes(hand)
+    for target, fixed in ((img, None), (label, HAND_LABEL)):
         if target is None:
             continue
+        aa = cv2.LINE_AA if fixed is None else cv2.LINE_8
         for kind, geom, colour in shapes:
-            col = colour if colour_of is None else int(colour_of)
-            aa = cv2.LINE_AA if colour_of is None else cv2.LINE_8
-            if kind == "line":
-                a, b = geom
+            col = colour if fixed is None else int(fixed)
+            if kind == "poly":
+                cv2.fillConvexPoly(target, np.round(geom * 16).astype(np.int32), col, aa, 4)
+            elif kind == "line":
+                a, b, t = geom
                 cv2.line(target, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), col,
-                         max(1, int(wdt)), aa)
+                         max(1, int(t)), aa)
             else:
                 c, axes, an = geom
                 cv2.ellipse(target, (int(c[0]), int(c[1])), (int(axes[0]), int(axes[1])), an, 0,

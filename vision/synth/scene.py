@@ -128,7 +128,7 @@ def render_game_scene(
     g = find_game(name)
     if stage == "mid":
         if n_tricks is None:
-            n_tricks = int(r_deal.integers(0, g.hand_size))
+            n_tricks = int(r_deal.integers(1, g.hand_size))
     elif n_tricks is None:
         n_tricks = g.hand_size
     deal = simulate_deal(name, seed=int(r_deal.integers(2**62)), dealer=dealer, seats=seats,
