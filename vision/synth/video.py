@@ -401,9 +401,10 @@ def _revoke_alerts(deal: SimulatedDeal, n: int, lays: list[tuple[float, Seat, Ca
 
 def write_video(script: VideoScript, out_dir: str | os.PathLike[str], stem: str, *,
                 fourcc: str = "mp4v", ext: str = ".mp4", frame_truth: bool = True,
-                progress: Any = None) -> Path:
+                progress: Any = None, frames: Sequence[VideoFrame] | None = None) -> Path:
     """Render the script to ``<stem><ext>`` plus ``<stem>.truth.json`` (events and deal) and,
     with ``frame_truth``, ``<stem>.frames.jsonl.gz`` (per-frame cards for the TruthAnalyzer).
+    ``frames`` reuses frames already rendered from this script.
     """
     d = Path(out_dir)
     if d.exists() and not d.is_dir():
@@ -416,7 +417,7 @@ def write_video(script: VideoScript, out_dir: str | os.PathLike[str], stem: str,
         raise InputFileError(f"cannot write video {str(path)!r} with codec {fourcc!r}")
     ftruth = gzip.open(d / f"{stem}.frames.jsonl.gz", "wt") if frame_truth else None
     try:
-        for frame in script.frames():
+        for frame in (script.frames() if frames is None else frames):
             writer.write(frame.image)
             if ftruth is not None:
                 ftruth.write(json.dumps({"i": frame.index, "t": round(frame.t, 4),
@@ -472,3 +473,44 @@ def read_frame_truth(path: str | os.PathLike[str]) -> dict[int, list[dict[str, A
 
 __all__ = ["Timing", "VideoFrame", "VideoScript", "compact_cards", "expand_cards",
            "make_script", "read_frame_truth", "video_style", "write_video"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m vision.synth.video --game lhombre --seed 5 --out DIR``: write one video."""
+    import argparse
+    import sys
+
+    p = argparse.ArgumentParser(prog="python -m vision.synth.video", description=main.__doc__)
+    p.add_argument("--game", default="lhombre")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--tricks", type=int, default=None, help="first N tricks only")
+    p.add_argument("--fps", type=float, default=10.0)
+    p.add_argument("--size", default="640x360", help="WxH")
+    p.add_argument("--wrong-orientation", type=int, default=1)
+    p.add_argument("--revoke", action="store_true")
+    p.add_argument("--no-hover", action="store_true")
+    p.add_argument("--stem", default=None)
+    p.add_argument("--out", required=True)
+    args = p.parse_args(argv)
+    try:
+        w, h = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        print(f"--size {args.size!r}: expected WxH, e.g. 640x360", file=sys.stderr)
+        return 2
+    script = make_script(args.game, args.seed, fps=args.fps, image_size=(w, h),
+                         n_tricks=args.tricks, wrong_orientation=args.wrong_orientation,
+                         revoke=args.revoke, hover=not args.no_hover)
+    stem = args.stem or f"{script.game}-{args.seed}"
+
+    def progress(i: int, n: int) -> None:
+        if i % 50 == 0 or i == n:
+            print(f"\r{i}/{n} frames", end="", file=sys.stderr, flush=True)
+
+    path = write_video(script, args.out, stem, progress=progress)
+    print(f"\n{path} ({script.n_frames} frames, {script.duration:.1f} s, "
+          f"{len(script.events)} true events)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -74,6 +74,8 @@ class VideoFileSource:
     ``start_s`` seeks before the first frame; ``loop`` restarts at the end with time running on;
     ``sample_fps`` retrieves (colour-converts) only that many frames per second of video and
     merely decodes the others, which is how a change gate at 10 Hz stays cheap on 30 fps input.
+    ``speed`` > 0 paces the frames at that multiple of real time (a file standing in for a
+    camera); 0 reads as fast as the file decodes.
     A file that stops decoding well before the frame count its header announces raises
     :class:`CorruptVideoError` after the frames that could be read.
     """
@@ -87,7 +89,7 @@ class VideoFileSource:
         start_s: float = 0.0,
         loop: bool = False,
         sample_fps: float | None = None,
-        realtime: bool = False,
+        speed: float = 0.0,
     ) -> None:
         self.path = Path(path)
         if not self.path.exists():
@@ -101,7 +103,9 @@ class VideoFileSource:
         self.start_s = max(0.0, float(start_s))
         self.loop = loop
         self.sample_fps = sample_fps
-        self.realtime = realtime
+        if speed < 0:
+            raise TrickvisionError(f"speed must be >= 0 (0 = as fast as it decodes), got {speed}")
+        self.speed = speed
         cap = self._open()
         self.fps = float(cap.get(cv2.CAP_PROP_FPS)) or 0.0
         if not (0.1 < self.fps < 1000.0):
@@ -162,8 +166,8 @@ class VideoFileSource:
                     if self.sample_fps is not None:
                         next_sample = max(next_sample + 1.0 / self.sample_fps, pos - 0.5 / self.fps)
                     t = offset + pos
-                    if self.realtime:
-                        delay = wall0 + (t - self.start_s) - time.monotonic()
+                    if self.speed > 0:
+                        delay = wall0 + (t - self.start_s) / self.speed - time.monotonic()
                         if delay > 0:
                             time.sleep(delay)
                     yield Frame(image=image, t=t, index=index, pos=pos)
@@ -304,12 +308,28 @@ class LiveSource:
         self._cap.release()
 
 
+class Shifted:
+    """A source whose frame times are moved by ``offset`` seconds (a resumed session's clock)."""
+
+    def __init__(self, inner: FrameSource, offset: float = 0.0) -> None:
+        self.inner = inner
+        self.offset = offset
+        self.name = inner.name
+        self.fps = inner.fps
+        self.live = inner.live
+        self.duration = getattr(inner, "duration", 0.0)
+
+    def __iter__(self) -> Iterator[Frame]:
+        for f in self.inner:
+            yield Frame(image=f.image, t=f.t + self.offset, index=f.index, pos=f.pos)
+
+
 def _monotonic_clock() -> Callable[[], float]:
     t0 = time.monotonic()
     return lambda: time.monotonic() - t0
 
 
-FrameSource = VideoFileSource | FolderSource | LiveSource
+FrameSource = VideoFileSource | FolderSource | LiveSource | Shifted
 
 
 def open_source(
@@ -318,7 +338,7 @@ def open_source(
     loop: bool = False,
     start_s: float = 0.0,
     sample_fps: float | None = None,
-    realtime: bool = False,
+    speed: float = 0.0,
     folder_fps: float = 1.0,
     stall_s: float = 3.0,
     clock: Callable[[], float] | None = None,
@@ -333,7 +353,7 @@ def open_source(
     if path.is_dir():
         return FolderSource(path, fps=folder_fps)
     return VideoFileSource(path, loop=loop, start_s=start_s, sample_fps=sample_fps,
-                           realtime=realtime)
+                           speed=speed)
 
 
 class ResilientSource:

@@ -113,7 +113,7 @@ class TableTracker:
         contract: Contract | None = None,
         confirm_s: float = 0.3,
         forget_s: float = 5.0,
-        new_deal_s: float = 3.0,
+        new_deal_s: float = 2.0,
         min_card_confidence: float = 0.5,
     ) -> None:
         self.game = find_game(game)
@@ -246,8 +246,10 @@ class TableTracker:
 
     # ------------------------------------------------------------------ new deal
     def _check_new_deal(self, faceup: dict, rows: dict, t: float, out: list[Event]) -> bool:
-        empty = not faceup and all(length == 0 for length, _ in rows.values())
-        started = bool(self.tricks) or any(self.row_len.values())
+        # Rows only grow during a deal; all of them gone for a while means the cards were
+        # gathered for the next deal (face-up cards may already be the new first trick).
+        empty = all(length == 0 for length, _ in rows.values())
+        started = any(self.row_len.values())
         if not (empty and started):
             self._empty_since = None
             return False
@@ -463,7 +465,8 @@ class TableTracker:
 
     def _turned(self, tr: _TrickState, out: list[Event]) -> None:
         tr.turned_done = True
-        order = self.game.play_order(tr.leader, self.seats) if tr.leader else sorted(tr.turned)
+        order = (self.game.play_order(tr.leader, self.seats) if tr.leader is not None
+                 else sorted(tr.turned))
         orients = tuple((s, tr.turned[s][0]) for s in order if s in tr.turned)
         t_turn = max(x[1] for x in tr.turned.values())
         self._emit(("turned", tr.number), CardsTurned(t=t_turn, deal=self.deal,

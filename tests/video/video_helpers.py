@@ -1,0 +1,54 @@
+"""Small builders of table readings for tracker tests that need no rendering."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.cards import Card
+from vision.record import Orientation
+from vision.seats import Seat
+from vision.synth.video import VideoScript
+from vision.table.reading import SeenCard, TableReading
+from vision.video.pipeline import TruthAnalyzer
+
+_QUAD = np.zeros((4, 2), np.float32)
+
+
+def reading(faceup: dict[Seat, str | None] | None = None,
+            rows: dict[Seat, list[str]] | None = None) -> TableReading:
+    """``faceup``: seat -> card ('SA', or None for an unreadable face); ``rows``: seat ->
+    orientations ('won'/'lost') in trick order."""
+    r = TableReading()
+    for seat, card in (faceup or {}).items():
+        sc = SeenCard(quad=_QUAD, face_up=True, confidence=1.0, seat=seat,
+                      card=Card.from_str(card) if card else None,
+                      card_confidence=1.0 if card else 0.0)
+        r.cards.append(sc)
+        r.current_trick[seat] = sc
+    for seat, orients in (rows or {}).items():
+        for i, o in enumerate(orients, start=1):
+            sc = SeenCard(quad=_QUAD, face_up=False, confidence=1.0, seat=seat, row_position=i,
+                          orientation=Orientation(o))
+            r.cards.append(sc)
+            r.rows.setdefault(seat, []).append(sc)
+    return r
+
+
+def script_readings(script: VideoScript, fps: float) -> list[tuple[float, TableReading]]:
+    """Readings of every frame straight from the script's layout (no hands, no pixels)."""
+    analyzer = TruthAnalyzer({}, fps)
+    out = []
+    n = int(script.duration * fps) + 1
+    for i in range(n):
+        t = i / fps
+        rows, current, _ = script.state_at(t)
+        cards = []
+        for p in script.placements(rows, current):
+            cards.append({"seat": p.seat.name if p.seat is not None else None,
+                          "row_position": p.row_position,
+                          "orientation": p.orientation.value if p.orientation else None,
+                          "face_up": p.face_up, "card": str(p.card), "visible_fraction": 1.0,
+                          "in_current_trick": p.in_current_trick,
+                          "quad": p.quad().tolist()})
+        out.append((t, analyzer.reading(cards)))
+    return out

@@ -1,0 +1,138 @@
+"""``trickvision video FILE``: analyse a recorded game, much faster than real time.
+
+Frames pass the change gate (a still table is not analysed again), the analyser reads the
+table, the tracker confirms events; events are printed and written as they happen
+(``events.jsonl`` and the SQLite session ``session.db`` in ``--out``), and at the end come
+``report.json`` / ``report.txt`` (the reconstruction of the tracked rows), ``play.pbn``
+(bridge) and, with ``--annotate``, ``annotated.mp4``. A progress bar with an ETA runs on
+stderr. A file that stops decoding half-way keeps everything found until then and exits 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from vision.video.options import add_deal_arguments
+
+NAME = "video"
+HELP = "analyse a recorded video of a game"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="video file (mp4, mkv, avi, ...) or a "
+                        "folder of still frames")
+    parser.add_argument("--out", default=None,
+                        help="output folder (default: ./<file stem>-trickvision)")
+    add_deal_arguments(parser)
+    parser.add_argument("--sample-fps", type=float, default=15.0,
+                        help="frames per second of video the gate looks at (default 15; "
+                             "0 = every frame); the others are only decoded")
+    parser.add_argument("--folder-fps", type=float, default=1.0,
+                        help="frame rate of a folder of stills (default 1)")
+    parser.add_argument("--annotate", action="store_true",
+                        help="also write annotated.mp4 (analysed frames, cards outlined)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar, no event lines")
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.video.events import Alert, TrickComplete
+    from vision.video.gate import ChangeGate
+    from vision.video.options import Progress, deal_facts, make_analyzer, truth_events
+    from vision.video.outputs import Annotator, ConsoleSink, JsonlSink, StoreSink, write_report
+    from vision.video.pipeline import VideoPipeline
+    from vision.video.sources import CorruptVideoError, FolderSource, VideoFileSource
+    from vision.video.store import EventStore
+    from vision.video.tracker import TableTracker
+
+    facts = deal_facts(args)
+    path = Path(args.file)
+    if args.sample_fps < 0:
+        from vision.errors import TrickvisionError
+
+        raise TrickvisionError(f"--sample-fps must be >= 0, got {args.sample_fps}")
+    if path.is_dir():
+        source = FolderSource(path, fps=args.folder_fps)
+        rate = source.fps
+    else:
+        source = VideoFileSource(path, sample_fps=args.sample_fps or None)
+        rate = min(source.fps, args.sample_fps) if args.sample_fps else source.fps
+    out = Path(args.out) if args.out else Path.cwd() / f"{path.stem}-trickvision"
+    if out.exists() and not out.is_dir():
+        from vision.errors import InputFileError
+
+        raise InputFileError(f"--out {str(out)!r} is a file, expected a folder")
+    out.mkdir(parents=True, exist_ok=True)
+    for old in ("events.jsonl", "session.db", "session.db-wal", "session.db-shm"):
+        (out / old).unlink(missing_ok=True)  # outputs of an earlier run of this command
+
+    analyzer = make_analyzer(args, facts["game"], source.fps)
+    tracker = TableTracker(facts["game"], rate, seats=facts["seats"], dealer=facts["dealer"],
+                           contract=facts["contract"], confirm_s=args.confirm)
+    gate = None if args.no_gate else ChangeGate(settle_s=args.settle,
+                                                keepalive_s=args.keepalive)
+    store = EventStore(out / "session.db", game=facts["game"], source=str(path))
+    jsonl = JsonlSink(out / "events.jsonl")
+    total = int(source.frame_count * rate / source.fps) if source.frame_count else 0
+    progress = Progress(total, label=path.name[:24], enabled=not args.quiet)
+    sinks = [StoreSink(store), jsonl]
+    if not args.quiet:
+        sinks.append(ConsoleSink(sys.stdout, before=progress.clear))
+    pipeline = VideoPipeline(analyzer, tracker, gate=gate, sinks=sinks)
+    annotator = None
+    if args.annotate:
+        size = (source.width, source.height)
+        annotator = Annotator(out / "annotated.mp4", rate, size)
+        pipeline.sinks.append(annotator.event)
+
+    status = 0
+    t0 = time.perf_counter()
+    n = 0
+    try:
+        for frame in source:
+            pipeline.process(frame)
+            if annotator is not None:
+                annotator.frame(frame.image, pipeline.last_reading)
+            n += 1
+            progress.update(n, f"{len(tracker.completed_tricks())} tricks")
+    except CorruptVideoError as exc:
+        progress.clear()
+        print(f"trickvision video: error: {exc}; the {len(pipeline.events)} events found "
+              f"before it are kept in {out}", file=sys.stderr)
+        status = 2
+    finally:
+        progress.close()
+        jsonl.close()
+        store.close()
+        if annotator is not None:
+            annotator.close()
+    wall = time.perf_counter() - t0
+
+    paths = write_report(out, pipeline.observation(), game=facts["game"])
+    st = pipeline.stats
+    video_s = (source.frame_count / source.fps) if source.frame_count else n / max(rate, 1e-9)
+    summary = {
+        "file": str(path), "game": facts["game"], "frames": st.frames,
+        "analysed": st.analysed, "wall_s": round(wall, 3),
+        "video_s": round(video_s, 3), "speed_x_realtime": round(video_s / max(wall, 1e-9), 1),
+        "events": st.events,
+        "tricks": len([e for e in pipeline.events if isinstance(e, TrickComplete)]),
+        "alerts": len([e for e in pipeline.events if isinstance(e, Alert)]),
+        "outputs": {k: str(v) for k, v in paths.items()},
+    }
+    if facts["truth"] is not None:
+        from vision.video.compare import score_events
+
+        score = score_events(truth_events(facts["truth"]), pipeline.events)
+        summary["score"] = score.to_dict()
+        print(f"against the truth: {score.summary()}")
+        if not score.perfect and status == 0:
+            status = 1
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    print(f"{summary['tricks']} tricks, {summary['alerts']} alerts; {st.frames} frames, "
+          f"{st.analysed} analysed, {wall:.1f} s ({summary['speed_x_realtime']}x real time); "
+          f"outputs in {out}")
+    return status
