@@ -36,6 +36,15 @@ EVIDENCE_WEIGHT = 3.0
 #: Extra weight of a revoke (rare at a real table) in the inference score.
 REVOKE_WEIGHT = 1.5
 
+#: A row is realigned (a missing, extra or swapped card) only when at least this share of its
+#: cards is known: without faces the orientations alone cannot place the gap.
+REPAIR_MIN_FACES = 0.75
+#: Trying adjacent swaps starts at this many contradictions' worth of score, and a swap is
+#: taken only when it removes at least this much (a single revoke scores 1.5, so a real revoke
+#: is never explained away as a misplaced card).
+SWAP_MIN_SCORE = 2.0
+SWAP_MIN_GAIN = 2.0
+
 WON, LOST, UNKNOWN = Orientation.WON, Orientation.LOST, Orientation.UNKNOWN
 
 
@@ -48,6 +57,8 @@ class IssueKind(enum.Enum):
     REVOKE = "revoke"
     DUPLICATE_CARD = "duplicate_card"
     UNKNOWN_CARD = "unknown_card"
+    #: Extension: two adjacent cards of a row lie in the wrong order (found from the faces).
+    OUT_OF_PLACE = "out_of_place"
 
     def __str__(self) -> str:
         return self.value
@@ -160,11 +171,29 @@ class _Step:
 
 
 @dataclass
+class _Grid:
+    """The rows as aligned for one hypothesis (the rows as read, or with one repair)."""
+
+    cards: dict[Seat, list[Card | None]]
+    orients: dict[Seat, list[Orientation]]
+    n_tricks: int
+    trick_cards: list[dict[Seat, Card | None]]
+    trick_orients: list[dict[Seat, Orientation]]
+    verdicts: list[_Verdict]
+    #: None for the rows as read; else (kind, seat, 1-based position): "gap" (a card is
+    #: missing there), "extra" (the card there is not part of the play), "swap" (the cards at
+    #: position and position + 1 were laid in the wrong order).
+    repair: tuple[str, Seat, int] | None = None
+    repairs: tuple[tuple[str, Seat, int], ...] = ()
+
+
+@dataclass
 class _Chain:
     trump: Suit | None
     first: frozenset[Seat]
     steps: list[_Step]
     score: float
+    grid: _Grid
 
 
 @dataclass(frozen=True)
@@ -236,6 +265,7 @@ class _Reconstruction:
         g, obs = self.game, self.obs
         seats = self._active_seats()
         self.seats = seats
+        self.orders = {s: g.play_order(s, seats) for s in seats}
         rows = {s: list(obs.rows.get(s, [])) for s in seats}
         lengths = {s: len(rows[s]) for s in seats}
         longest = max(lengths.values()) if lengths else 0
@@ -261,9 +291,10 @@ class _Reconstruction:
                         first_seen[c] = (s, pos)
                 col.append(c)
             cards[s] = col
+        orients = {s: [e.orientation for e in rows[s]] for s in seats}
 
         # row lengths
-        complete = getattr(obs, "complete", None)
+        complete = obs.complete
         counts = Counter(lengths.values())
         if complete is None:
             complete = longest >= g.hand_size or len(counts) > 1 and longest >= g.hand_size - 1
@@ -272,28 +303,13 @@ class _Reconstruction:
         else:
             top = max(counts.values()) if counts else 0
             target = max(n for n, k in counts.items() if k == top) if counts else 0
-        for s in seats:
-            n = lengths[s]
-            if n != target and s in obs.rows:  # a missing row is reported above
-                what = "a full hand" if complete else "the other rows"
-                if n > g.hand_size:
-                    what = f"a hand of {g.hand_size}"
-                self.issues.append(Issue(
-                    IssueKind.ROW_LENGTH, s, None,
-                    f"{s}: row has {n} card{'s' if n != 1 else ''}, expected {target} "
-                    f"({what})"))
-        n_tricks = min(longest, g.hand_size)
+        wrong_length = [s for s in seats if lengths[s] != target and s in obs.rows]
+        self.n_tricks = min(longest, g.hand_size)
 
-        self.n_tricks = n_tricks
-        self.cards = cards
-        self.orients = {s: [e.orientation for e in rows[s]] for s in seats}
-        self.trick_cards = [{s: (cards[s][i] if i < lengths[s] else None) for s in seats}
-                            for i in range(n_tricks)]
-        self.trick_orients = [{s: (self.orients[s][i] if i < lengths[s] else UNKNOWN)
-                               for s in seats} for i in range(n_tricks)]
-        self.verdicts = [self._verdict(o) for o in self.trick_orients]
-
-        trump_info, leader_info, chain, contract, first_leader = self._choose_chain()
+        grids = self._grids(cards, orients, wrong_length, target)
+        trump_info, leader_info, chain, contract, first_leader = self._choose_chain(grids)
+        chain = self._try_swaps(chain, contract)
+        self._length_issues(chain, wrong_length, lengths, target, bool(complete))
         tricks, undetermined = self._tricks_from(chain)
         self._orientation_issues(chain, tricks)
         for st in chain.steps:
@@ -304,7 +320,7 @@ class _Reconstruction:
             if t.side is not None:
                 result[t.side] += 1
 
-        hands = self._hands(rows, cards, complete) if complete else None
+        hands = self._hands(chain.grid.cards) if complete else None
         order = {k: i for i, k in enumerate(IssueKind)}
         self.issues.sort(key=lambda i: (i.trick if i.trick is not None else 0,
                                         order[i.kind], i.seat if i.seat is not None else -1))
@@ -314,6 +330,109 @@ class _Reconstruction:
             dealer=obs.dealer, contract=contract, first_leader=first_leader,
             trump=trump_info, leader=leader_info, hands=hands, complete=bool(complete),
             notes=self.notes)
+
+    # ----------------------------------------------------------------------------- grids
+    def _grid(self, cards: dict[Seat, list[Card | None]], orients: dict[Seat, list[Orientation]],
+              repairs: tuple[tuple[str, Seat, int], ...] = ()) -> _Grid:
+        n = self.n_tricks
+        seats = self.seats
+        trick_cards = [{s: (cards[s][i] if i < len(cards[s]) else None) for s in seats}
+                       for i in range(n)]
+        trick_orients = [{s: (orients[s][i] if i < len(orients[s]) else UNKNOWN)
+                          for s in seats} for i in range(n)]
+        return _Grid(cards, orients, n, trick_cards, trick_orients,
+                     [self._verdict(o) for o in trick_orients],
+                     repairs[-1] if repairs else None, repairs)
+
+    def _grids(self, cards: dict[Seat, list[Card | None]],
+               orients: dict[Seat, list[Orientation]], wrong_length: list[Seat],
+               target: int) -> list[_Grid]:
+        """The rows as read, and for a row one card short or long, every way to realign it."""
+        base = self._grid(cards, orients)
+        grids = [base]
+        for s in wrong_length:
+            row = cards[s]
+            known = sum(c is not None for c in row)
+            if not row or known < REPAIR_MIN_FACES * len(row) or target > self.game.hand_size:
+                continue
+            if len(row) == target - 1:
+                base.repairs += (("gap", s, len(row) + 1),)
+                for p in range(len(row)):
+                    c2, o2 = dict(cards), dict(orients)
+                    c2[s] = row[:p] + [None] + row[p:]
+                    o2[s] = orients[s][:p] + [UNKNOWN] + orients[s][p:]
+                    grids.append(self._grid(c2, o2, (("gap", s, p + 1),)))
+            elif len(row) == target + 1:
+                base.repairs += (("extra", s, len(row)),)
+                for p in range(len(row) - 1):
+                    c2, o2 = dict(cards), dict(orients)
+                    c2[s] = row[:p] + row[p + 1:]
+                    o2[s] = orients[s][:p] + orients[s][p + 1:]
+                    grids.append(self._grid(c2, o2, (("extra", s, p + 1),)))
+        if len(wrong_length) != 1:
+            base.repairs = ()
+        base.repair = base.repairs[-1] if base.repairs else None
+        return grids
+
+    def _try_swaps(self, chain: _Chain, contract: Contract | None) -> _Chain:
+        """Exchange two adjacent cards of a row when that removes several contradictions."""
+        if contract is None:
+            contract = self.game.contract_for_trump(chain.trump)
+        for _ in range(2):
+            if chain.score < SWAP_MIN_SCORE:
+                break
+            grid = chain.grid
+            found: list[_Chain] = []
+            for s in self.seats:
+                row = grid.cards[s]
+                for p in range(min(len(row), grid.n_tricks) - 1):
+                    if row[p] is None or row[p + 1] is None:
+                        continue
+                    c2, o2 = dict(grid.cards), dict(grid.orients)
+                    c2[s] = row[:p] + [row[p + 1], row[p]] + row[p + 2:]
+                    o = grid.orients[s]
+                    o2[s] = o[:p] + [o[p + 1], o[p]] + o[p + 2:]
+                    g2 = self._grid(c2, o2, grid.repairs + (("swap", s, p + 1),))
+                    found.append(self._run_chain(g2, chain.trump, chain.first, contract))
+            if not found:
+                break
+            best = min(found, key=lambda c: c.score)
+            if chain.score - best.score < SWAP_MIN_GAIN or \
+                    sum(c.score == best.score for c in found) > 1:
+                break
+            chain = best
+        return chain
+
+    def _length_issues(self, chain: _Chain, wrong_length: list[Seat], lengths: dict[Seat, int],
+                       target: int, complete: bool) -> None:
+        g = self.game
+        tied = [c for c in self._ties] + [chain]
+        for s in wrong_length:
+            n = lengths[s]
+            what = "a full hand" if complete else "the other rows"
+            if n > g.hand_size:
+                what = f"a hand of {g.hand_size}"
+            msg = f"{s}: row has {n} card{'s' if n != 1 else ''}, expected {target} ({what})"
+            places = sorted({r[2] for c in tied for r in c.grid.repairs
+                             if r[1] == s and r[0] in ("gap", "extra")})
+            kind = "missing" if n < target else "extra"
+            trick = None
+            if len(places) == 1:
+                trick = places[0]
+                where = (f"the card of trick {trick} seems to be missing" if kind == "missing"
+                         else f"the card at position {trick} seems to be extra")
+                msg += f"; {where} (the rest of the row then fits the play)"
+            elif places:
+                msg += f"; the {kind} card is at one of positions " + \
+                       ", ".join(map(str, places))
+            self.issues.append(Issue(IssueKind.ROW_LENGTH, s, trick, msg))
+        for kind, s, p in chain.grid.repairs:
+            if kind == "swap":
+                c = chain.grid.cards[s]
+                self.issues.append(Issue(
+                    IssueKind.OUT_OF_PLACE, s, p,
+                    f"{s} trick {p}: {c[p]} and {c[p - 1]} lie in the wrong order in the row; "
+                    f"the play fits with {c[p - 1]} in trick {p} and {c[p]} in trick {p + 1}"))
 
     # ----------------------------------------------------------------------------- evidence
     def _verdict(self, orient: dict[Seat, Orientation]) -> _Verdict:
@@ -347,10 +466,10 @@ class _Reconstruction:
             return _Verdict(frozenset(unknown), False, None)
         return _Verdict(frozenset(seats), True, None)
 
-    def _mismatches(self, i: int, winner: Seat) -> list[tuple[Seat, Orientation]]:
+    def _mismatches(self, grid: _Grid, i: int, winner: Seat) -> list[tuple[Seat, Orientation]]:
         g = self.game
         out = []
-        for s, o in self.trick_orients[i].items():
+        for s, o in grid.trick_orients[i].items():
             if o is UNKNOWN:
                 continue
             want = g.orientation(s, winner)
@@ -359,17 +478,17 @@ class _Reconstruction:
         return out
 
     # ----------------------------------------------------------------------------- chains
-    def _run_chain(self, trump: Suit | None, first: frozenset[Seat],
+    def _run_chain(self, grid: _Grid, trump: Suit | None, first: frozenset[Seat],
                    contract: Contract) -> _Chain:
         g, seats = self.game, self.seats
         steps: list[_Step] = []
         leaders = first
         score = 0.0
-        orders = {s: g.play_order(s, seats) for s in seats}
-        for i in range(self.n_tricks):
-            tc = self.trick_cards[i]
+        orders = self.orders
+        for i in range(grid.n_tricks):
+            tc = grid.trick_cards[i]
             complete = all(c is not None for c in tc.values())
-            verdict = self.verdicts[i]
+            verdict = grid.verdicts[i]
             revokes: list[Issue] = []
             if complete:
                 options: dict[Seat, tuple[Seat, list[tuple[Seat, Orientation]]]] = {}
@@ -377,7 +496,7 @@ class _Reconstruction:
                     order = orders[ld]
                     cs = [tc[s] for s in order]
                     w = order[g.winning_index(cs, trump)]  # type: ignore[arg-type]
-                    options[ld] = (w, self._mismatches(i, w))
+                    options[ld] = (w, self._mismatches(grid, i, w))
                 best = min(len(m) for _, m in options.values())
                 kept = [ld for ld, (_, m) in options.items() if len(m) == best]
                 if len(kept) < len(options):
@@ -406,26 +525,29 @@ class _Reconstruction:
                 else:
                     step = _Step(leaders, None, verdict.winners, None, "none",
                                  tuple(s for s in g.sides(seats) if s in sides), [], revokes)
+                    if verdict.conflict:
+                        score += 1
             if len(leaders) == 1:
-                revokes.extend(self._revokes(i, next(iter(leaders)), contract))
+                revokes.extend(self._revokes(grid, i, next(iter(leaders)), contract))
                 score += REVOKE_WEIGHT * len(revokes)
             steps.append(step)
             leaders = step.winners
-        return _Chain(trump, first, steps, score)
+        return _Chain(trump, first, steps, score, grid)
 
-    def _revokes(self, i: int, leader: Seat, contract: Contract) -> list[Issue]:
+    def _revokes(self, grid: _Grid, i: int, leader: Seat, contract: Contract) -> list[Issue]:
         g = self.game
-        tc = self.trick_cards[i]
+        tc = grid.trick_cards[i]
         lead = tc[leader]
         if lead is None:
             return []
         out = []
         trump = g.trump(contract)
-        for s in g.play_order(leader, self.seats)[1:]:
+        led_suit = g.follow_suit(lead, trump)
+        for s in self.orders[leader][1:]:
             c = tc[s]
-            if c is None or g.follow_suit(c, trump) == g.follow_suit(lead, trump):
+            if c is None or g.follow_suit(c, trump) == led_suit:
                 continue  # following suit is always allowed
-            later = [x for x in self.cards[s][i + 1:] if x is not None]
+            later = [x for x in grid.cards[s][i + 1:] if x is not None]
             if not later:
                 continue
             legal = g.legal_cards((c, *later), (lead,), contract)
@@ -435,9 +557,8 @@ class _Reconstruction:
             proof = shown[0] if shown else None
             where = ""
             if proof is not None:
-                pos = self.cards[s].index(proof) + 1
+                pos = grid.cards[s].index(proof, i + 1) + 1
                 where = f" but still held {proof} (played at trick {pos})"
-            led_suit = g.follow_suit(lead, trump)
             must = "follow suit"
             if proof is not None and g.follow_suit(proof, trump) != led_suit:
                 must = "trump"
@@ -457,7 +578,8 @@ class _Reconstruction:
             return frozenset(self.seats), "unknown"
         return frozenset((first,)), "given"
 
-    def _choose_chain(self) -> tuple[Inference, Inference, _Chain, Contract | None, Seat | None]:
+    def _choose_chain(self, grids: list[_Grid]
+                      ) -> tuple[Inference, Inference, _Chain, Contract | None, Seat | None]:
         g, obs = self.game, self.obs
         if obs.contract is not None:
             trumps: tuple[Suit | None, ...] = (g.trump(obs.contract),)
@@ -468,7 +590,7 @@ class _Reconstruction:
         firsts, first_source = self._first_candidates()
         if obs.first_leader is not None and obs.first_leader not in self.seats:
             self.notes.append(f"first leader {obs.first_leader} has no row; ignored")
-        any_cards = any(c is not None for tc in self.trick_cards for c in tc.values())
+        any_cards = any(c is not None for tc in grids[0].trick_cards for c in tc.values())
         if not any_cards:
             trumps = trumps[:1]
 
@@ -482,7 +604,8 @@ class _Reconstruction:
             contract = obs.contract if trump_given else g.contract_for_trump(tr, declarer)
             assert contract is not None
             for fs in first_sets:
-                chains.append(self._run_chain(tr, fs, contract))
+                for grid in grids:
+                    chains.append(self._run_chain(grid, tr, fs, contract))
 
         best = min(chains, key=lambda c: c.score)
         weights = [math.exp(-EVIDENCE_WEIGHT * (c.score - best.score)) for c in chains]
@@ -532,10 +655,13 @@ class _Reconstruction:
         g = self.game
         tricks: list[TrickReport] = []
         undetermined: list[int] = []
+        ties = [c for c in self._ties if c.grid.repairs == chain.grid.repairs
+                or not any(r[0] == "swap" for r in chain.grid.repairs)]
         for i, st in enumerate(chain.steps):
             winner, side, evidence, candidates = st.winner, st.side, st.evidence, st.candidates
             leader = next(iter(st.leaders)) if len(st.leaders) == 1 else None
-            for other in self._ties:
+            cards = dict(chain.grid.trick_cards[i])
+            for other in ties:
                 ot = other.steps[i]
                 if ot.side != side:
                     sides = {x for x in (side, ot.side) if x is not None}
@@ -546,11 +672,15 @@ class _Reconstruction:
                     winner = None
                 if len(ot.leaders) != 1 or next(iter(ot.leaders)) != leader:
                     leader = None
+                if other.grid is not chain.grid:
+                    for s, c in other.grid.trick_cards[i].items():
+                        if c != cards[s]:
+                            cards[s] = None
             if side is None:
                 undetermined.append(i + 1)
             tricks.append(TrickReport(
                 number=i + 1, leader=leader, winner=winner, side=side,
-                cards=dict(self.trick_cards[i]), orientations=dict(self.trick_orients[i]),
+                cards=cards, orientations=dict(chain.grid.trick_orients[i]),
                 evidence=evidence, candidates=candidates))
         return tricks, undetermined
 
@@ -565,7 +695,7 @@ class _Reconstruction:
                         f" the cards say {who} took the trick; it should lie {want.value}",
                         expected=want))
                 continue
-            v = self.verdicts[t.number - 1]
+            v = chain.grid.verdicts[t.number - 1]
             if v.conflict:
                 shown = " ".join(f"{s}:{o.value}" for s, o in t.orientations.items())
                 cand = " or ".join(t.candidates) if t.candidates else "?"
@@ -574,8 +704,8 @@ class _Reconstruction:
                     IssueKind.ORIENTATION_CONFLICT, v.dissenter, t.number,
                     f"trick {t.number}: rows disagree ({shown}); won by {cand}{extra}"))
 
-    def _hands(self, rows: dict[Seat, list[RowEntry]], cards: dict[Seat, list[Card | None]],
-               complete: bool) -> dict[Seat, tuple[Card, ...]] | None:
+    def _hands(self, cards: dict[Seat, list[Card | None]]
+               ) -> dict[Seat, tuple[Card, ...]] | None:
         g = self.game
         if any(len(cards[s]) != g.hand_size for s in self.seats):
             return None
@@ -584,7 +714,8 @@ class _Reconstruction:
             return None
         missing = [(s, i) for s in self.seats for i, c in enumerate(cards[s]) if c is None]
         if missing:
-            unseen = [c for c in g.deck if c not in set(known)]
+            seen = set(known)
+            unseen = [c for c in g.deck if c not in seen]
             if not (g.n_players == 4 and len(missing) == 1 and len(unseen) == 1):
                 return None
             s, i = missing[0]
