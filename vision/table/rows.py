@@ -180,6 +180,7 @@ class RowReader:
         # Table centre: first the middle of all cards, then refined from the rows found.
         lo, hi = geo.centers.min(axis=0), geo.centers.max(axis=0)
         centre = (lo + hi) / 2
+        narrow = np.zeros(2, dtype=bool)
         if image_size is not None and min(image_size) > 0:
             # cards all in one band (a single row): the image centre tells the side
             image_centre = self.frame.to_table(np.array([image_size[0] / 2, image_size[1] / 2]))
@@ -188,25 +189,33 @@ class RowReader:
         for _ in range(2):
             piece_seat = [self._piece_seat(geo, p, centre) for p in pieces]
             centre = self._refine_centre(geo, pieces, piece_seat, centre)
-        piece_seat = [self._piece_seat(geo, p, centre) for p in pieces]
+        pieces = self._split_corners(geo, pieces, np.where(narrow, centre, (lo + hi) / 2))
+        for _ in range(2):
+            piece_seat = [self._piece_seat(geo, p, centre) for p in pieces]
+            centre = self._refine_centre(geo, pieces, piece_seat, centre)
 
-        # Current trick: lone face-up cards lying nearer the centre than their side's row.
-        row_depth: dict[Seat, float] = {}
+        # Current trick: lone face-up cards lying off their side's row line, toward the centre.
+        row_points: dict[Seat, list[int]] = {}
         for p, seat in zip(pieces, piece_seat, strict=True):
             if len(p) >= 2 or not face_up[p[0]]:
-                d = [(geo.centers[i] - centre) @ TOWARD[seat] for i in p]
-                row_depth.setdefault(seat, float(np.median(d)))
-        typical_depth = float(np.median(list(row_depth.values()))) if row_depth else None
+                row_points.setdefault(seat, []).extend(p)
+        row_lines = {seat: self._row_line(geo, idx, seat) for seat, idx in row_points.items()}
+        depths = [float((mid - centre) @ TOWARD[seat]) for seat, (mid, _) in row_lines.items()]
+        typical_depth = float(np.median(depths)) if depths else None
         any_face_down = bool((~face_up).any())
         seat_members: dict[Seat, list[int]] = {}
         for p, seat in zip(pieces, piece_seat, strict=True):
             if len(p) == 1 and face_up[p[0]]:
                 i = p[0]
-                d = float((geo.centers[i] - centre) @ TOWARD[seat])
-                ref = row_depth.get(seat, typical_depth)
-                if (ref is not None and d < ref - s.trick_margin * long_) or (
-                    ref is None and any_face_down
-                ):
+                if seat in row_lines:
+                    mid, normal = row_lines[seat]
+                    is_trick = float((geo.centers[i] - mid) @ normal) < -s.trick_margin * long_
+                elif typical_depth is not None:
+                    depth = float((geo.centers[i] - centre) @ TOWARD[seat])
+                    is_trick = depth < typical_depth - s.trick_margin * long_
+                else:
+                    is_trick = any_face_down
+                if is_trick:
                     if seat in reading.current_trick:
                         reading.notes.append(f"two face-up cards in front of {seat}")
                         continue
@@ -225,7 +234,7 @@ class RowReader:
                     del seat_members[seat]
 
         orders = self._orders(
-            geo, seat_members, quads, image if s.check_occlusion else None, reading
+            geo, seat_members, quads, face_up, image if s.check_occlusion else None, reading
         )
         for seat in sorted(orders):
             order = orders[seat]
@@ -263,6 +272,53 @@ class RowReader:
         return _side_of(offset)
 
     @staticmethod
+    def _split_corners(
+        geo: CardGeometry, pieces: list[list[int]], centre: np.ndarray
+    ) -> list[list[int]]:
+        """Cut pieces where two rows touch at a corner of the table (an L-shaped chain).
+
+        Each card's side is first taken from its position scaled by the spread of all cards
+        (so a wide table does not favour N/S). A piece whose cards fall on two sides is cut:
+        a straight line is fitted through the unambiguous cards of each side, and every card
+        of the piece goes to the nearer line - the cards at the corner itself included.
+        """
+        offset = geo.centers - centre
+        spread = np.maximum(np.abs(offset).max(axis=0), 1e-9)
+        scaled = offset / spread
+        sides = [_side_of(v) for v in scaled]
+        ratio = np.abs(scaled[:, 0]) / np.maximum(np.abs(scaled[:, 1]), 1e-9)
+        clear = (ratio < 0.75) | (ratio > 1.33)
+        out: list[list[int]] = []
+        for p in pieces:
+            groups: dict[Seat, list[int]] = {}
+            for i in p:
+                groups.setdefault(sides[i], []).append(i)
+            big = {seat: g for seat, g in groups.items() if len(g) >= 2}
+            if len(p) < 4 or len(big) < 2:
+                out.append(p)
+                continue
+            lines = []
+            for seat, g in big.items():
+                core = [i for i in g if clear[i]] or g
+                pts = geo.centers[core]
+                mid = pts.mean(axis=0)
+                direction = along(seat)
+                if len(core) >= 3:
+                    evals, evecs = np.linalg.eigh(np.cov((pts - mid).T))
+                    if evals[-1] > 4 * max(evals[0], 1e-9) and abs(evecs[:, -1] @ direction) > 0.8:
+                        direction = evecs[:, -1]
+                lines.append((mid, np.array([-direction[1], direction[0]])))
+            dist = np.array(
+                [[abs((geo.centers[i] - mid) @ normal) for mid, normal in lines] for i in p]
+            )
+            nearest = dist.argmin(axis=1)
+            for k in range(len(lines)):
+                part = [i for i, j in zip(p, nearest, strict=True) if j == k]
+                if part:
+                    out.append(part)
+        return out
+
+    @staticmethod
     def _refine_centre(
         geo: CardGeometry, pieces: list[list[int]], seats: list[Seat], centre: np.ndarray
     ) -> np.ndarray:
@@ -290,6 +346,7 @@ class RowReader:
         geo: CardGeometry,
         seat_members: dict[Seat, list[int]],
         image_quads: np.ndarray,
+        face_up: np.ndarray,
         image: np.ndarray | None,
         reading: TableReading,
     ) -> dict[Seat, list[int]]:
@@ -308,18 +365,39 @@ class RowReader:
         first = np.array([a for _, a, _ in pairs])
         second = np.array([b for _, _, b in pairs])
         top, clarity = which_on_top(image, image_quads[first], image_quads[second])
+        # Printed faces put strong edges everywhere near a card's border: only pairs of
+        # face-down cards vote.
+        clarity = np.where(face_up[first] | face_up[second], 0.0, clarity)
         for seat in orders:
             mine = np.array([p[0] == seat for p in pairs])
-            sure = mine & (clarity >= 0.25)
+            # Reversing a row is drastic: only on clear, near-unanimous evidence from at least
+            # half of its overlaps (backs without a border show their edges poorly).
+            sure = mine & (clarity >= 0.4)
             n_sure = int(sure.sum())
             reversed_votes = int((sure & (top == 0)).sum())
-            if n_sure >= 3 and reversed_votes >= 0.75 * n_sure:
+            if n_sure >= max(3, 0.5 * mine.sum()) and reversed_votes >= 0.85 * n_sure:
                 reading.notes.append(
                     f"row {seat.name}: each card lies under its right-hand neighbour, so the "
                     "row was laid from the player's right; read in the order the cards were laid"
                 )
                 orders[seat] = orders[seat][::-1]
         return orders
+
+    @staticmethod
+    def _row_line(geo: CardGeometry, idx: list[int], seat: Seat) -> tuple[np.ndarray, np.ndarray]:
+        """A row's centre point and its unit normal pointing at the player."""
+        pts = geo.centers[idx]
+        mid = pts.mean(axis=0)
+        normal = TOWARD[seat]
+        if len(idx) >= 3:
+            evals, evecs = np.linalg.eigh(np.cov((pts - mid).T))
+            direction = evecs[:, -1]
+            candidate = np.array([-direction[1], direction[0]])
+            if candidate @ normal < 0:
+                candidate = -candidate
+            if evals[-1] > 4 * max(evals[0], 1e-9) and candidate @ normal > np.cos(np.radians(35)):
+                normal = candidate
+        return mid, normal
 
     @staticmethod
     def _row_normal(geo: CardGeometry, order: list[int], seat: Seat) -> np.ndarray:

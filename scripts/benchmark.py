@@ -1,0 +1,128 @@
+"""Speed of the photo pipeline against the bare detector inference, in the same run.
+
+    flock /work/cpu-heavy.lock .venv/bin/python scripts/benchmark.py --repeats 30
+
+For each test photo (a 640x480 end-of-play bridge table, the same at 1920x1080, and a
+1920x1080 face-up table of four full rows = 52 cards) it measures the median of
+
+- **end-to-end**: JPEG bytes -> decode -> detect (letterbox, ONNX, decoding, NMS) -> rows ->
+  face reading (when an identity model is installed) -> reconstruction -> report JSON text;
+- **bare inference**: ``session.run`` alone on the already prepared input of the same image,
+
+and prints both in ms with their ratio (goal: <= 1.5x face down, <= 2x face up).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+
+def photos(seed: int) -> list[tuple[str, np.ndarray]]:
+    from vision.synth.scene import render_game_scene
+
+    out = []
+    for label, stage, size in (
+        ("bridge end, 640x480", "end", (640, 480)),
+        ("bridge end, 1920x1080", "end", (1920, 1080)),
+        ("bridge face up (52 cards), 1920x1080", "faceup", (1920, 1080)),
+    ):
+        scene = render_game_scene("bridge", stage, seed, image_size=size)
+        out.append((label, scene.image))
+    return out
+
+
+def time_ms(fn, repeats: int) -> float:  # noqa: ANN001
+    for _ in range(3):
+        fn()
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=8_800_000_000, help="scene seed")
+    parser.add_argument("--model", default=None)
+    parser.add_argument("--photo", action="append", default=[], help="extra photo file(s)")
+    parser.add_argument("--out", default=None, help="write the results as JSON here")
+    args = parser.parse_args(argv)
+
+    from vision.detect.obb import letterbox, to_blob
+    from vision.detect.onnx_detector import CardDetector
+    from vision.pipeline import PhotoAnalyzer, full_report_dict
+
+    detector = CardDetector(args.model)
+    analyzer = PhotoAnalyzer(game="bridge", detector=detector)
+    items = photos(args.seed)
+    for path in args.photo:
+        items.append((Path(path).name, cv2.imread(path)))
+    results = []
+    for label, image in items:
+        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        assert ok
+        data = jpeg.tobytes()
+        blob = to_blob(letterbox(image, detector.imgsz)[0])
+
+        def end_to_end(data: bytes = data) -> None:
+            img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+            reading, report = analyzer.analyze(img)
+            json.dumps(full_report_dict(reading, report))
+
+        def bare(blob: np.ndarray = blob) -> None:
+            detector.infer(blob)
+
+        # interleave the two so that load from other processes hits both alike
+        e2e, inf = [], []
+        for _ in range(3):
+            e2e.append(time_ms(end_to_end, max(1, args.repeats // 3)))
+            inf.append(time_ms(bare, max(1, args.repeats // 3)))
+        e2e_ms, inf_ms = statistics.median(e2e), statistics.median(inf)
+        reading, _ = analyzer.analyze(image)
+        row = {
+            "photo": label,
+            "size": f"{image.shape[1]}x{image.shape[0]}",
+            "cards_found": len(reading.cards),
+            "end_to_end_ms": round(e2e_ms, 1),
+            "bare_inference_ms": round(inf_ms, 1),
+            "ratio": round(e2e_ms / inf_ms, 2),
+        }
+        results.append(row)
+        print(json.dumps(row), flush=True)
+    info = {
+        "machine": f"{platform.machine()} {platform.processor() or ''}".strip(),
+        "python": platform.python_version(),
+        "model_input": detector.imgsz,
+        "repeats": args.repeats,
+        "identity_model": analyzer.identity_reader is not None,
+    }
+    print("\n| photo | cards found | end-to-end | bare inference | ratio |")
+    print("|---|---|---|---|---|")
+    for r in results:
+        print(
+            f"| {r['photo']} | {r['cards_found']} | {r['end_to_end_ms']} ms | "
+            f"{r['bare_inference_ms']} ms | {r['ratio']}x |"
+        )
+    print(f"\n{info}")
+    if args.out:
+        Path(args.out).write_text(json.dumps({"info": info, "results": results}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,280 @@
+"""Accuracy of the photo pipeline on held-out renderer scenes (seeds training never used).
+
+    flock /work/cpu-heavy.lock .venv/bin/python scripts/evaluate.py --n 200 --n-hard 100 \
+        --out /work/runs/eval
+
+Renders a normal and a hard set (tilt, clutter, hands, glare, mixed sizes) with seeds from
+``--seed-base`` (training sets use ``2 * (seed * 10**7 + i)`` with small seeds; the default
+base 9e9 is far away), runs the shipped detector and row reader on each photo and compares
+with the ground truth:
+
+- per-card orientation accuracy over row cards (a missed card counts as wrong) and the
+  won/lost/unknown/missed confusion;
+- confident-wrong readings (won read as lost or the reverse; ``unknown`` is not wrong);
+- rows with the exact number of cards, cards in the right seat and position;
+- photos whose totals (the reconstruction's result) are all exact;
+- face-up identity accuracy when an identity model is installed.
+
+``--oracle`` feeds the true card rectangles instead of the detector's (tests the table logic
+alone). Writes ``summary.json`` and a Markdown table to ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from vision.detect.detections import Detections  # noqa: E402
+from vision.seats import Seat  # noqa: E402
+
+GAMES = ("bridge", "preferans", "lhombre")
+STAGES = ("end", "mid", "faceup")
+
+
+class TruthDetector:
+    """Gives the scene's true rectangles, as a detector would (for ``--oracle``)."""
+
+    def __init__(self) -> None:
+        self.truth: dict | None = None
+
+    def detect(self, image: np.ndarray) -> Detections:
+        assert self.truth is not None
+        cards = [c for c in self.truth["cards"] if c["visible_fraction"] >= 0.1]
+        if not cards:
+            return Detections.empty()
+        return Detections(
+            np.array([c["quad"] for c in cards], dtype=np.float64),
+            np.full(len(cards), 0.95),
+            np.array([1 if c["face_up"] else 0 for c in cards]),
+        )
+
+
+def match(truth_quads: np.ndarray, found_quads: np.ndarray, short: float) -> dict[int, int]:
+    """Greedy one-to-one matching by centre distance (< 0.45 of a short side)."""
+    if len(truth_quads) == 0 or len(found_quads) == 0:
+        return {}
+    tc = truth_quads.mean(axis=1)
+    fc = found_quads.mean(axis=1)
+    d = np.linalg.norm(tc[:, None] - fc[None], axis=-1)
+    pairs = np.argwhere(d < 0.45 * short)
+    order = np.argsort(d[pairs[:, 0], pairs[:, 1]])
+    out: dict[int, int] = {}
+    used: set[int] = set()
+    for k in order:
+        t, f = (int(v) for v in pairs[k])
+        if t in out or f in used:
+            continue
+        out[t] = f
+        used.add(f)
+    return out
+
+
+def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str) -> dict:
+    """Compare the readings of ``scenes`` with their truth; ``analyzers`` maps game names."""
+    from vision.reconstruct import reconstruct
+
+    confusion: Counter[tuple[str, str]] = Counter()
+    stats = Counter()
+    identity = Counter()
+    per_stage: dict[str, Counter] = {}
+    failures: list[dict] = []
+    t0 = time.time()
+    for scene in scenes:
+        truth = scene.truth
+        if oracle is not None:
+            oracle.truth = truth
+        analyzer = analyzers[truth["game"]]
+        reading = analyzer.read(scene.image)
+        observation = analyzer.observation(reading)
+        report = reconstruct(observation)
+        cards = truth["cards"]
+        tq = np.array([c["quad"] for c in cards], dtype=np.float64).reshape(-1, 4, 2)
+        fq = np.array([c.quad for c in reading.cards]).reshape(-1, 4, 2)
+        sides = np.linalg.norm(tq[:, 1] - tq[:, 0], axis=1)
+        short = float(np.median(sides)) if len(sides) else 1.0
+        m = match(tq, fq, short)
+        st = per_stage.setdefault(truth["stage"], Counter())
+        photo_ok = True
+        for ti, c in enumerate(cards):
+            in_row = c["row_position"] is not None and c["seat"] is not None
+            if not in_row:
+                continue
+            stats["row_cards"] += 1
+            st["row_cards"] += 1
+            fi = m.get(ti)
+            true_o = c["orientation"]
+            if fi is None:
+                got = "missed"
+            else:
+                seen = reading.cards[fi]
+                got = seen.orientation.value
+                if seen.seat is not None and seen.seat.name == c["seat"] and (
+                    seen.row_position == c["row_position"]
+                ):
+                    stats["seat_position_right"] += 1
+                if c["face_up"]:
+                    identity["face_up_row_cards"] += 1
+                    if seen.card is not None:
+                        identity["read"] += 1
+                        identity["right"] += int(str(seen.card) == c["card"])
+                        identity["wrong"] += int(str(seen.card) != c["card"])
+            confusion[(true_o, got)] += 1
+            if got == true_o:
+                stats["orientation_right"] += 1
+                st["orientation_right"] += 1
+            elif got in ("won", "lost"):
+                stats["confident_wrong"] += 1
+            if got != true_o:
+                photo_ok = False
+        # rows with the exact number of cards
+        true_rows = Counter(
+            c["seat"] for c in cards if c["row_position"] is not None and c["seat"] is not None
+        )
+        for seat_name, n in true_rows.items():
+            stats["rows"] += 1
+            got_n = len(reading.rows.get(Seat[seat_name], []))
+            stats["rows_exact"] += int(got_n == n)
+        stats["extra_rows"] += sum(1 for s in reading.rows if s.name not in true_rows)
+        true_result = (truth.get("report") or {}).get("result")
+        totals_ok = true_result is not None and dict(report.result) == dict(true_result)
+        stats["photos"] += 1
+        st["photos"] += 1
+        stats["photos_totals_exact"] += int(totals_ok)
+        st["photos_totals_exact"] += int(totals_ok)
+        stats["photos_all_cards_right"] += int(photo_ok)
+        if not totals_ok and len(failures) < 20:
+            failures.append({
+                "seed": truth["seed"], "game": truth["game"], "stage": truth["stage"],
+                "true": true_result, "read": dict(report.result),
+                "rows_read": {s.name: len(r) for s, r in reading.rows.items()},
+                "rows_true": dict(true_rows), "notes": reading.notes,
+            })
+    seconds = time.time() - t0
+    n_cards = max(stats["row_cards"], 1)
+    summary = {
+        "set": label,
+        "photos": stats["photos"],
+        "row_cards": stats["row_cards"],
+        "orientation_accuracy": stats["orientation_right"] / n_cards,
+        "confident_wrong": stats["confident_wrong"],
+        "seat_and_position_right": stats["seat_position_right"] / n_cards,
+        "rows_exact": stats["rows_exact"] / max(stats["rows"], 1),
+        "rows": stats["rows"],
+        "extra_rows": stats["extra_rows"],
+        "photos_totals_exact": stats["photos_totals_exact"] / max(stats["photos"], 1),
+        "photos_all_cards_right": stats["photos_all_cards_right"] / max(stats["photos"], 1),
+        "confusion": {f"{t}->{g}": n for (t, g), n in sorted(confusion.items())},
+        "per_stage": {
+            k: {
+                "photos": v["photos"],
+                "orientation_accuracy": v["orientation_right"] / max(v["row_cards"], 1),
+                "photos_totals_exact": v["photos_totals_exact"] / max(v["photos"], 1),
+            }
+            for k, v in sorted(per_stage.items())
+        },
+        "identity": dict(identity),
+        "seconds": round(seconds, 1),
+        "failures": failures,
+    }
+    if identity["face_up_row_cards"]:
+        summary["identity_accuracy"] = identity["right"] / identity["face_up_row_cards"]
+    return summary
+
+
+def scenes_for(n: int, seed_base: int, *, hard: bool, sizes: list[tuple[int, int] | None]):
+    from vision.synth.scene import render_game_scene
+
+    for i in range(n):
+        seed = seed_base + i
+        game = GAMES[i % 3]
+        stage = STAGES[(i // 3) % 3]
+        size = sizes[i % len(sizes)]
+        yield render_game_scene(game, stage, seed, hard=hard, image_size=size)
+
+
+def markdown(summaries: list[dict]) -> str:
+    lines = [
+        "| set | photos | row cards | orientation | confident wrong | rows exact | "
+        "totals exact | seat+position |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for s in summaries:
+        lines.append(
+            f"| {s['set']} | {s['photos']} | {s['row_cards']} | "
+            f"{100 * s['orientation_accuracy']:.2f} % | {s['confident_wrong']} | "
+            f"{100 * s['rows_exact']:.1f} % | {100 * s['photos_totals_exact']:.1f} % | "
+            f"{100 * s['seat_and_position_right']:.2f} % |"
+        )
+    lines.append("")
+    for s in summaries:
+        lines.append(f"- {s['set']}: confusion (truth->read) {s['confusion']}")
+        if "identity_accuracy" in s:
+            lines.append(
+                f"- {s['set']}: face-up identity {100 * s['identity_accuracy']:.2f} % of "
+                f"{s['identity']['face_up_row_cards']} face-up row cards"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=150, help="normal scenes")
+    parser.add_argument("--n-hard", type=int, default=75, help="hard scenes")
+    parser.add_argument("--seed-base", type=int, default=9_000_000_000)
+    parser.add_argument("--model", default=None, help="detector ONNX (default: shipped)")
+    parser.add_argument("--conf", type=float, default=0.35)
+    parser.add_argument("--oracle", action="store_true", help="true rectangles, no detector")
+    parser.add_argument("--no-faces", action="store_true")
+    parser.add_argument("--out", default="/work/runs/eval")
+    args = parser.parse_args(argv)
+
+    from vision.pipeline import PhotoAnalyzer
+
+    oracle = TruthDetector() if args.oracle else None
+    if oracle is not None:
+        detector = oracle
+    else:
+        from vision.detect.onnx_detector import CardDetector
+
+        detector = CardDetector(args.model, conf=args.conf)
+    sizes = [(1920, 1080), (1280, 960), (1280, 720), (640, 480)]
+    summaries = []
+    for label, n, hard, base in (
+        ("normal", args.n, False, args.seed_base),
+        ("hard", args.n_hard, True, args.seed_base + 1_000_000),
+    ):
+        if n <= 0:
+            continue
+        analyzers = {
+            g: PhotoAnalyzer(
+                game=g, detector=detector, identity_reader=False if args.no_faces else None
+            )
+            for g in GAMES
+        }
+        scenes = scenes_for(n, base, hard=hard, sizes=sizes)
+        summary = evaluate_set(analyzers, scenes, oracle=oracle, label=label)
+        if args.oracle:
+            summary["set"] += " (true rectangles)"
+        summaries.append(summary)
+        printable = {k: v for k, v in summary.items() if k != "failures"}
+        print(json.dumps(printable, indent=2), flush=True)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "summary.json").write_text(json.dumps(summaries, indent=2) + "\n")
+    table = markdown(summaries)
+    (out / "summary.md").write_text(table)
+    print(table)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
