@@ -1,0 +1,226 @@
+"""The photo pipeline and the analyze/demo/calibrate commands."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.cli import main
+from vision.detect.detections import Detections
+from vision.errors import InputFileError
+from vision.models import ModelError, model_path, verify_checksum
+from vision.pipeline import PhotoAnalyzer, full_report_dict, load_image
+from vision.seats import Seat
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLES = REPO / "datasets" / "samples"
+HAVE_MODEL = (REPO / "models" / "detector.onnx").is_file()
+
+
+class TruthDetector:
+    """Returns a sample's true card rectangles, as the detector would."""
+
+    def __init__(self, truth: dict, confidence: float = 0.9) -> None:
+        self.cards = [c for c in truth["cards"] if c["visible_fraction"] >= 0.1]
+        self.confidence = confidence
+
+    def detect(self, image: np.ndarray) -> Detections:
+        return Detections(
+            np.array([c["quad"] for c in self.cards]),
+            np.full(len(self.cards), self.confidence),
+            np.array([int(c["face_up"]) for c in self.cards]),
+        )
+
+
+def _sample(name: str) -> tuple[np.ndarray, dict]:
+    truth = json.loads((SAMPLES / f"{name}.json").read_text())
+    return cv2.imread(str(SAMPLES / f"{name}.jpg")), truth
+
+
+@pytest.mark.parametrize(
+    "name", ["demo_bridge_end", "bridge_end_2", "lhombre_end_1", "preferans_mid_1"]
+)
+def test_truth_rectangles_reproduce_the_totals(name):
+    image, truth = _sample(name)
+    analyzer = PhotoAnalyzer(
+        game=truth["game"], detector=TruthDetector(truth), identity_reader=False
+    )
+    reading, report = analyzer.analyze(image)
+    assert dict(report.result) == truth["report"]["result"]
+    data = full_report_dict(reading, report)
+    first_row = next(iter(data["rows"].values()))
+    assert {"confidence", "polygon", "orientation"} <= set(first_row[0])
+    assert len(first_row[0]["polygon"]) == 4
+
+
+def test_mid_game_shows_the_trick_in_progress():
+    image, truth = _sample("preferans_mid_1")
+    analyzer = PhotoAnalyzer(game="preferans", detector=TruthDetector(truth),
+                             identity_reader=False)
+    reading = analyzer.read(image)
+    expected = {c["seat"] for c in truth["cards"] if c["in_current_trick"]}
+    assert {s.name for s in reading.current_trick} == expected
+    data = full_report_dict(*analyzer.analyze(image))
+    assert set(data["photo"]["current_trick"]) == expected
+
+
+def test_face_up_cards_without_identity_model_are_reported_unread():
+    image, truth = _sample("bridge_faceup_1")
+    analyzer = PhotoAnalyzer(game="bridge", detector=TruthDetector(truth), identity_reader=False)
+    reading = analyzer.read(image)
+    assert all(c.card is None and c.unreadable_reason for c in reading.cards if c.face_up)
+    assert any("identity" in n for n in reading.notes)
+
+
+class FakeIdentity:
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def read(self, image, quads, game):  # noqa: ANN001, ANN201
+        from types import SimpleNamespace
+
+        from vision.cards import Card
+
+        self.calls += 1
+        out = []
+        for k in range(len(quads)):
+            if k == 0:
+                out.append(SimpleNamespace(card=None, confidence=0.2, reason="blurred (12 px)"))
+            else:
+                out.append(SimpleNamespace(card=Card.from_str("SA"), confidence=0.99,
+                                           reason=None))
+        return out
+
+
+def test_identity_reader_fills_cards_and_reasons():
+    image, truth = _sample("bridge_faceup_1")
+    fake = FakeIdentity()
+    analyzer = PhotoAnalyzer(game="bridge", detector=TruthDetector(truth), identity_reader=fake)
+    reading = analyzer.read(image)
+    face_up = [c for c in reading.cards if c.face_up]
+    assert fake.calls == 1
+    assert face_up[0].card is None and face_up[0].unreadable_reason == "blurred (12 px)"
+    assert str(face_up[1].card) == "SA" and face_up[1].card_confidence == pytest.approx(0.99)
+
+
+def test_low_detector_confidence_gives_unknown_not_a_guess():
+    image, truth = _sample("bridge_end_2")
+    analyzer = PhotoAnalyzer(game="bridge", detector=TruthDetector(truth, confidence=0.1),
+                             identity_reader=False)
+    reading, report = analyzer.analyze(image)
+    assert all(c.orientation.value == "unknown" for row in reading.rows.values() for c in row)
+    assert report.undetermined  # nothing can be settled from unknown orientations
+
+
+def test_load_image_errors(tmp_path):
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    text = tmp_path / "notes.jpg"
+    text.write_text("not a picture")
+    with pytest.raises(InputFileError, match="empty"):
+        load_image(empty)
+    with pytest.raises(InputFileError, match="not an image"):
+        load_image(text)
+    with pytest.raises(InputFileError, match="not found"):
+        load_image(tmp_path / "missing.jpg")
+    with pytest.raises(InputFileError, match="folder"):
+        load_image(tmp_path)
+
+
+@pytest.mark.parametrize("content", [b"", b"hello, not an image"])
+def test_cli_bad_input_exit_2_without_traceback(tmp_path, capsys, content):
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes(content)
+    assert main(["analyze", str(photo), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "photo.jpg" in err and "Traceback" not in err
+
+
+def test_cli_missing_photo(tmp_path, capsys):
+    assert main(["analyze", str(tmp_path / "nope.png")]) == 2
+    assert "not found" in capsys.readouterr().err
+
+
+def test_cli_bad_contract(tmp_path, capsys):
+    photo = tmp_path / "p.png"
+    cv2.imwrite(str(photo), np.zeros((64, 64, 3), np.uint8))
+    assert main(["analyze", str(photo), "--contract", "9Q", "--out", ""]) == 2
+    assert "--contract" in capsys.readouterr().err
+
+
+def test_parse_contract():
+    from vision.commands.analyze import parse_contract
+
+    c = parse_contract("4S", "S")
+    assert c.level == 4 and c.trump.value == "S" and c.declarer is Seat.S
+    assert parse_contract("3NT", "N").trump is None
+    assert parse_contract("misere", "E").kind.value == "misere"
+    assert parse_contract(None, None) is None
+
+
+def test_checksum_mismatch_and_missing(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRICKVISION_MODELS", str(tmp_path))
+    with pytest.raises(ModelError, match="not found"):
+        model_path("detector")
+    (tmp_path / "detector.onnx").write_bytes(b"weights")
+    with pytest.raises(ModelError, match="checksum file"):
+        model_path("detector")
+    (tmp_path / "detector.sha256").write_text("0" * 64 + "  detector.onnx\n")
+    with pytest.raises(ModelError, match="does not match"):
+        model_path("detector")
+    import hashlib
+
+    good = hashlib.sha256(b"weights").hexdigest()
+    (tmp_path / "detector.sha256").write_text(f"{good}  detector.onnx\n")
+    assert model_path("detector") == tmp_path / "detector.onnx"
+    verify_checksum(tmp_path / "detector.onnx")
+
+
+def test_cli_reports_a_damaged_model(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("TRICKVISION_MODELS", str(tmp_path))
+    (tmp_path / "detector.onnx").write_bytes(b"weights")
+    (tmp_path / "detector.sha256").write_text("1" * 64 + "\n")
+    photo = tmp_path / "p.png"
+    cv2.imwrite(str(photo), np.zeros((64, 64, 3), np.uint8))
+    assert main(["analyze", str(photo), "--out", ""]) == 2
+    assert "checksum" in capsys.readouterr().err
+
+
+def test_calibrate_writes_a_usable_file(tmp_path):
+    photo = tmp_path / "p.png"
+    cv2.imwrite(str(photo), np.zeros((400, 600, 3), np.uint8))
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", str(photo), "--corners", "50,40 550,60 580,380 20,360",
+                 "--out", str(out)]) == 0
+    from vision.table.geometry import Calibration
+
+    cal = Calibration.load(out)
+    assert cal.homography.shape == (3, 3)
+    assert main(["calibrate", str(photo), "--out", str(tmp_path / "x.json")]) == 2
+
+
+@pytest.mark.skipif(not HAVE_MODEL, reason="no shipped detector model")
+def test_shipped_model_reads_the_demo_photo(tmp_path):
+    image, truth = _sample("demo_bridge_end")
+    analyzer = PhotoAnalyzer(game="bridge", identity_reader=False)
+    reading, report = analyzer.analyze(image)
+    n_true = sum(1 for c in truth["cards"] if c["row_position"] is not None)
+    assert abs(len(reading.cards) - n_true) <= 2
+    assert set(reading.rows) == {Seat.N, Seat.E, Seat.S, Seat.W}
+
+
+@pytest.mark.skipif(not HAVE_MODEL, reason="no shipped detector model")
+def test_cli_no_cards_and_demo(tmp_path, capsys):
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((480, 640, 3), (40, 110, 40), np.uint8))
+    assert main(["analyze", str(blank), "--out", ""]) == 2
+    assert "no cards" in capsys.readouterr().err
+    code = main(["demo", "--out", str(tmp_path / "demo")])
+    assert code == 0
+    assert (tmp_path / "demo" / "demo_bridge_end.annotated.jpg").is_file()
+    data = json.loads((tmp_path / "demo" / "demo_bridge_end.report.json").read_text())
+    assert set(data["rows"]) == {"N", "E", "S", "W"}
