@@ -175,6 +175,8 @@ def table_with_clutter(style: TableStyle) -> np.ndarray:
     if key in style.cache:
         return style.cache[key]
     img = table_background(style).copy()
+    if style.table_edge > 0:
+        _draw_table_edge(img, style)
     if style.clutter:
         cam = camera_model(style)
         rng = np.random.default_rng([style.seed, 202])
@@ -206,6 +208,41 @@ def table_with_clutter(style: TableStyle) -> np.ndarray:
     img.setflags(write=False)
     style.cache[key] = img
     return img
+
+
+def _draw_table_edge(img: np.ndarray, style: TableStyle) -> None:
+    """Where the table ends on some sides: a wooden rim, then the floor beyond it."""
+    cam = camera_model(style)
+    w, h = style.image_size
+    cx, cy = style.table_centre
+    L = style.card_long_px
+    reach = style.row_distance + 0.6 * L + style.table_edge * L
+    far = reach + 0.8 * max(w, h)  # far enough to leave the view, short of the horizon
+    sides = style.edge_sides
+    x0 = cx - reach if sides & 8 else cx - far
+    x1 = cx + reach if sides & 2 else cx + far
+    y0 = cy - reach if sides & 1 else cy - far
+    y1 = cy + reach if sides & 4 else cy + far
+    # sample the rectangle's sides densely so the lens distortion bends them too
+    t = np.linspace(0.0, 1.0, 33)[:, None]
+    corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]])
+    pts = np.vstack([a + t * (b - a) for a, b in zip(corners[:-1], corners[1:], strict=True)])
+    den = np.hstack([pts, np.ones((len(pts), 1))]) @ cam.H[2]
+    if (den <= 0.05).any():  # part of the rectangle lies beyond the horizon: leave it out
+        return
+    poly = cam.project(pts)
+    inside = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(inside, [np.round(poly * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
+    rng = np.random.default_rng([style.seed, 303])
+    floor = np.empty_like(img)
+    floor[:] = style.floor_colour
+    noise = (rng.random((h // 4 + 1, w // 4 + 1), dtype=np.float32) - 0.5) * 30
+    floor = np.clip(floor.astype(np.float32) + cv2.resize(noise, (w, h))[..., None], 0, 255)
+    a = (inside.astype(np.float32) / 255.0)[..., None]
+    img[:] = (img * a + floor * (1 - a)).astype(np.uint8)
+    rim = max(2, int(0.25 * L))
+    cv2.polylines(img, [np.round(poly * 16).astype(np.int32)], True, style.rim_colour, rim,
+                  cv2.LINE_AA, 4)
 
 
 # --------------------------------------------------------------------------------------------
@@ -402,6 +439,9 @@ def _photometry(img: np.ndarray, style: TableStyle, rng: np.random.Generator) ->
             k[int(round((n - 1) / 2 + t * (n - 1) * math.sin(a))),
               int(round((n - 1) / 2 + t * (n - 1) * math.cos(a)))] = 1.0
         f = cv2.filter2D(f, -1, k / k.sum())
+    if style.grey:
+        g = cv2.cvtColor(f, cv2.COLOR_BGR2GRAY)
+        f = cv2.merge([g, g, g])
     if style.noise > 0.2:
         h, w = f.shape[:2]
         noise = np.empty((h, w), np.float32)

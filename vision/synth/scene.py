@@ -100,6 +100,7 @@ def render_game_scene(
     image_size: tuple[int, int] | None = None,
     hard: bool = False,
     held_out_faces: bool = False,
+    held_out: bool = False,
     overlap: tuple[float, float] | None = None,
     irregularities: Iterable[str] = (),
     n_tricks: int | None = None,
@@ -110,7 +111,8 @@ def render_game_scene(
     """Simulate a deal of ``game`` and photograph it at ``stage`` ("mid", "end", "faceup").
 
     Deterministic for a given ``seed`` and options. ``style`` fixes the look (else one is
-    drawn; ``hard`` widens every range). ``irregularities`` (see
+    drawn; ``hard`` widens every range; ``held_out`` draws the deck only from designs never
+    used for training, ``held_out_faces`` only the faces). ``irregularities`` (see
     :data:`vision.simulate.IRREGULARITIES`) are injected into the simulated play/rows.
     ``n_tricks`` sets how many tricks are complete in a "mid" scene (default: random).
     """
@@ -124,7 +126,8 @@ def render_game_scene(
     r_style, r_deal, r_layout, r_render = (np.random.default_rng(s) for s in ss.spawn(4))
     if style is None:
         style = sample_table_style(r_style, game=name, image_size=image_size, hard=hard,
-                                   held_out_faces=held_out_faces, overlap=overlap)
+                                   held_out_faces=held_out_faces, held_out=held_out,
+                                   overlap=overlap)
     g = find_game(name)
     if stage == "mid":
         if n_tricks is None:

@@ -38,6 +38,8 @@ TABLE_KINDS: tuple[str, ...] = ("baize", "cloth", "wood", "pattern", "plain")
 BACK_PATTERNS: tuple[str, ...] = (
     "solid", "lattice", "dots", "stripes", "checker", "rings", "waves", "diamonds",
 )
+#: Back designs never drawn for training: evaluation on them approximates an unseen deck.
+HELD_OUT_BACK_PATTERNS: tuple[str, ...] = ("medallion", "scroll")
 
 
 class StyleError(TrickvisionError):
@@ -117,6 +119,11 @@ class TableStyle:
     motion_blur: float = 0.0  # length in px (0 = none)
     noise: float = 0.0  # noise standard deviation (grey levels)
     jpeg_quality: int = 90
+    grey: bool = False  # a monochrome camera
+    table_edge: float = 0.0  # > 0: the table ends this many card lengths beyond the rows
+    edge_sides: int = 0  # bit mask of the sides where the edge shows (N=1, E=2, S=4, W=8)
+    floor_colour: tuple[int, int, int] = (40, 40, 45)
+    rim_colour: tuple[int, int, int] = (30, 60, 100)
     clutter: int = 0  # number of objects lying on the table
     hands: int = 0  # number of hands/arms reaching over the table
     hard: bool = False
@@ -193,7 +200,8 @@ def _colour_jitter(rng: np.random.Generator, c: tuple[int, int, int], amount: fl
     return tuple(int(np.clip(v + d, 0, 255)) for v, d in zip(c, j, strict=True))  # type: ignore[return-value]
 
 
-def sample_back_style(rng: np.random.Generator) -> BackStyle:
+def sample_back_style(rng: np.random.Generator, *, held_out: bool = False) -> BackStyle:
+    """A random back design; ``held_out`` draws only :data:`HELD_OUT_BACK_PATTERNS`."""
     colour = _colour_jitter(rng, _BACK_COLOURS[int(rng.integers(len(_BACK_COLOURS)))], 18)
     if rng.random() < 0.6:
         ink = (int(rng.integers(200, 256)),) * 3
@@ -201,7 +209,8 @@ def sample_back_style(rng: np.random.Generator) -> BackStyle:
     else:
         other = _BACK_COLOURS[int(rng.integers(len(_BACK_COLOURS)))]
         ink = _colour_jitter(rng, other, 25)
-    pattern = BACK_PATTERNS[int(rng.integers(len(BACK_PATTERNS)))]
+    patterns = HELD_OUT_BACK_PATTERNS if held_out else BACK_PATTERNS
+    pattern = patterns[int(rng.integers(len(patterns)))]
     return BackStyle(
         pattern=pattern,
         colour=colour,
@@ -239,10 +248,13 @@ def sample_table_style(
     image_size: tuple[int, int] | None = None,
     hard: bool = False,
     held_out_faces: bool = False,
+    held_out: bool = False,
     overlap: tuple[float, float] | None = None,
 ) -> TableStyle:
     """Draw a random table look.
 
+    ``held_out`` draws the deck (faces and back design) only from styles never used for
+    training (``held_out_faces`` only the faces): evaluating on them approximates a real deck.
     ``hard`` widens every range (strong tilt, blur, noise, glare, hands over the rows).
     ``image_size`` fixes the output size; otherwise one of :data:`IMAGE_SIZES` is drawn.
     ``overlap`` fixes the range of the fraction of each card its successor covers.
@@ -274,7 +286,7 @@ def sample_table_style(
     row_distance = half - 0.62 * card_long
     cx = w / 2 + float(rng.normal(0, 0.02 * w))
     cy = h / 2 + float(rng.normal(0, 0.02 * h))
-    pool = face_pool(held_out_faces)
+    pool = face_pool(held_out_faces or held_out)
     face = pool[int(rng.integers(len(pool)))] if pool else None
     tilt_max = 25.0 if hard else 15.0
     tilt = float(rng.uniform(0, tilt_max)) if rng.random() < 0.75 else 0.0
@@ -297,7 +309,7 @@ def sample_table_style(
         table_colour=c1,
         table_colour2=c2,
         texture_strength=float(rng.uniform(0.1, 0.6)),
-        back=sample_back_style(rng),
+        back=sample_back_style(rng, held_out=held_out),
         card_format=card_format,
         corner_radius=float(rng.uniform(0.03, 0.1)),
         edge_shade=float(rng.uniform(0.05, 0.4)),
@@ -328,6 +340,12 @@ def sample_table_style(
         motion_blur=float(rng.uniform(2, 7)) if (hard and rng.random() < 0.25) else 0.0,
         noise=float(rng.uniform(0, 12 if hard else 5)),
         jpeg_quality=int(rng.integers(35 if hard else 60, 96)),
+        grey=bool(rng.random() < 0.04),
+        table_edge=float(rng.uniform(0.4, 2.5)) if rng.random() < 0.3 else 0.0,
+        edge_sides=int(rng.integers(1, 16)),
+        floor_colour=_colour_jitter(rng, (45, 45, 50), 25),
+        rim_colour=_colour_jitter(rng, _WOOD_COLOURS[int(rng.integers(len(_WOOD_COLOURS)))],
+                                  15),
         clutter=int(rng.integers(0, 5)),
         hands=int(rng.integers(1, 3)) if (hard and rng.random() < 0.5) else
         (1 if rng.random() < 0.08 else 0),
@@ -360,5 +378,6 @@ def plain_table_style(
         row_curve=0.0, row_jitter=0.0, angle_jitter=0.0, row_angle=0.0,
         light_gradient=0.0, vignette=0.0, colour_gain=(1.0, 1.0, 1.0), brightness=1.0,
         shadow=0.0, glare=0.0, camera=camera or CameraStyle(), blur=0.0, motion_blur=0.0,
-        noise=0.0, jpeg_quality=95, clutter=0, hands=0, hard=False,
+        noise=0.0, jpeg_quality=95, grey=False, table_edge=0.0, clutter=0, hands=0,
+        hard=False,
     )

@@ -182,6 +182,14 @@ def draw_back(back: BackStyle, size: tuple[int, int], seed: int = 0) -> np.ndarr
         m = (np.mod(r, p) < th * p).astype(np.float32)
     elif pat == "waves":
         m = (np.mod(u + 0.25 * p * np.sin(v * 2 * math.pi / p), p) < th * p).astype(np.float32)
+    elif pat == "medallion":
+        dx, dy = xx - w / 2, (yy - h / 2) * w / h
+        r = np.sqrt(dx * dx + dy * dy)
+        theta = np.arctan2(dy, dx)
+        m = (np.cos(theta * 8 + r * (2 * math.pi / p)) > 1 - 2 * th).astype(np.float32)
+    elif pat == "scroll":
+        m = (np.sin(u * (2 * math.pi / p)) * np.sin(v * (2 * math.pi / p)) > 1 - 2 * th).astype(
+            np.float32)
     else:  # diamonds
         m = ((np.abs(np.mod(u, p) - p / 2) + np.abs(np.mod(v, p) - p / 2)) < th * p).astype(
             np.float32)
