@@ -348,7 +348,12 @@ class _Reconstruction:
                orients: dict[Seat, list[Orientation]], wrong_length: list[Seat],
                target: int) -> list[_Grid]:
         """The rows as read, and for a row one card short or long, every way to realign it."""
-        base = self._grid(cards, orients)
+        base_cards, base_orients = dict(cards), dict(orients)
+        for s in wrong_length:  # the rows as read: a short row's gap is at its end
+            if len(cards[s]) == target - 1:
+                base_cards[s] = cards[s] + [None]
+                base_orients[s] = orients[s] + [UNKNOWN]
+        base = self._grid(base_cards, base_orients)
         grids = [base]
         for s in wrong_length:
             row = cards[s]
