@@ -67,6 +67,7 @@ class ChangeGate:
         self._prev: np.ndarray | None = None
         self._ref: np.ndarray | None = None
         self._still_since: float | None = None
+        self._moving_since: float | None = None
         self._last_analysis: float | None = None
         self.analysed = 0
         self.frames = 0
@@ -93,8 +94,11 @@ class ChangeGate:
         if prev is None or self._ref is None or prev.shape != small.shape:
             return self._analyse(small, t)
         if self._changed(prev, small):
+            if self._still_since is not None or self._moving_since is None:
+                self._moving_since = t
             self._still_since = None
-            if t - (self._last_analysis or t) >= self.max_blind_s - 1e-9:
+            blind_from = max(self._moving_since, self._last_analysis or self._moving_since)
+            if t - blind_from >= self.max_blind_s - 1e-9:
                 return self._analyse(small, t)  # long motion: look anyway, hands and all
             return Decision.MOVING
         if self._still_since is None:

@@ -324,9 +324,12 @@ class Shifted:
             yield Frame(image=f.image, t=f.t + self.offset, index=f.index, pos=f.pos)
 
 
+_T0 = time.monotonic()
+
+
 def _monotonic_clock() -> Callable[[], float]:
-    t0 = time.monotonic()
-    return lambda: time.monotonic() - t0
+    """Seconds since this module was loaded: one timeline for every reopened live source."""
+    return lambda: time.monotonic() - _T0
 
 
 FrameSource = VideoFileSource | FolderSource | LiveSource | Shifted
