@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from vision.cards import BRIDGE_DECK, Suit
 from vision.contract import Contract, ContractKind
@@ -27,7 +27,9 @@ class Bridge(Game):
     partnership = True
     contract_kinds = (ContractKind.TRICKS,)
 
-    def active_seats(self, dealer: Seat | None = None, seats=None) -> tuple[Seat, ...]:
+    def active_seats(self, dealer: Seat | None = None, seats: Iterable[Seat] | None = None
+                     ) -> tuple[Seat, ...]:
+        """Always all four sides."""
         return SEATS
 
     def first_leader(self, *, dealer: Seat | None, contract: Contract | None,

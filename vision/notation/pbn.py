@@ -317,7 +317,7 @@ def loads(text: str, source: str = "<pbn>") -> list[PbnGame]:
 
 
 def load(fp: IO[str], source: str | None = None) -> list[PbnGame]:
-    return loads(fp.read(), source or getattr(fp, "name", "<pbn>"))
+    return loads(fp.read(), source or str(getattr(fp, "name", "<pbn>")))
 
 
 # ---------------------------------------------------------------------------------- writing
