@@ -57,10 +57,18 @@ def _alert_key(a: Alert) -> str:
     return f"{a.alert}:{a.seat}:{a.trick}"
 
 
-def score_events(truth: list[Event], found: list[Event], *, deal: int | None = None) -> Score:
-    """Compare found events with the truth (one deal: ``deal`` or the found events' first)."""
+def score_events(truth: list[Event], found: list[Event], *, deal: int | None = None,
+                 confirmed: list[float] | None = None) -> Score:
+    """Compare found events with the truth (one deal: ``deal`` or the found events' first).
+
+    ``confirmed`` (parallel to ``found``) gives the time each event was raised; the alert
+    delays are then measured from the true moment to the raising, as a player experiences
+    them, instead of between the two events' own times.
+    """
     if deal is None:
         deal = min((e.deal for e in found), default=1)
+    raised = {id(e): (confirmed[i] if confirmed is not None else e.t)
+              for i, e in enumerate(found)}
     found = [e for e in found if e.deal == deal]
     s = Score()
     t_tricks = {e.number: e for e in truth if isinstance(e, TrickComplete)}
@@ -75,12 +83,78 @@ def score_events(truth: list[Event], found: list[Event], *, deal: int | None = N
     t_turn = {e.number: e for e in truth if isinstance(e, CardsTurned)}
     for e in found:
         if isinstance(e, CardsTurned) and e.number in t_turn:
-            s.turn_delays.append(e.t - t_turn[e.number].t)
+            s.turn_delays.append(raised[id(e)] - t_turn[e.number].t)
     t_alerts = {_alert_key(e): e for e in truth if isinstance(e, Alert)}
     f_alerts = {_alert_key(e): e for e in found if isinstance(e, Alert)}
     s.alerts_true, s.alerts_found = len(t_alerts), len(f_alerts)
     s.alerts_missed = sorted(set(t_alerts) - set(f_alerts))
     s.alerts_extra = sorted(set(f_alerts) - set(t_alerts))
     for key in set(t_alerts) & set(f_alerts):
-        s.alert_delays.append(f_alerts[key].t - t_alerts[key].t)
+        s.alert_delays.append(raised[id(f_alerts[key])] - t_alerts[key].t)
     return s
+
+
+def evaluate_script(script: Any, *, gate: bool = True, confirm_s: float = 0.3
+                    ) -> tuple[Score, Score]:
+    """Render a :class:`vision.synth.video.VideoScript`, track it with the truth analyser
+    (gated like the real pipeline) and score it - the held-out accuracy figure.
+
+    Returns two scores of the same run: delays measured from the physical moment (the card
+    touches the table, still under the hand) and from the moment the evidence first shows
+    (the card at least half visible, a row card at least a fifth) - a camera cannot report
+    what a hand still covers.
+    """
+    from vision.video.gate import ChangeGate
+    from vision.video.pipeline import TruthAnalyzer, VideoPipeline
+    from vision.video.sources import Frame
+    from vision.video.tracker import TableTracker
+
+    truth: dict[int, Any] = {}
+    analyzer = TruthAnalyzer(truth, script.fps)
+    d = script.deal
+    tracker = TableTracker(script.game, script.fps, dealer=d.dealer, contract=d.contract,
+                           seats=d.seats, confirm_s=confirm_s)
+    pipeline = VideoPipeline(analyzer, tracker, gate=ChangeGate() if gate else None)
+    found: list[Event] = []
+    when: list[float] = []
+    shown: dict[tuple[Any, ...], float] = {}
+    for vf in script.frames():
+        truth.clear()
+        truth[vf.index] = vf.cards
+        for c in vf.cards:
+            if c["seat"] is None:
+                continue
+            if c["in_current_trick"] and c["visible_fraction"] >= analyzer.min_face_visible:
+                shown.setdefault(("up", c["seat"], c["card"]), vf.t)
+            elif c["row_position"] is not None and c["visible_fraction"] >= analyzer.min_visible:
+                shown.setdefault(("row", c["seat"], c["row_position"]), vf.t)
+        for e in pipeline.process(Frame(image=vf.image, t=vf.t, index=vf.index, pos=vf.t)):
+            found.append(e)
+            when.append(vf.t)
+    physical = score_events(script.events, found, confirmed=when)
+    seen = score_events(_as_seen(script.events, shown), found, confirmed=when)
+    return physical, seen
+
+
+def _as_seen(events: list[Event], shown: dict[tuple[Any, ...], float]) -> list[Event]:
+    """The true events moved to the moment their evidence first became visible."""
+    from dataclasses import replace
+
+    from vision.video.events import CardLaid
+
+    laid_at = {(e.seat, e.t): e for e in events if isinstance(e, CardLaid)}
+    out: list[Event] = []
+    for e in events:
+        t = e.t
+        if isinstance(e, CardLaid) and e.card is not None:
+            t = shown.get(("up", e.seat.name, str(e.card)), t)
+        elif isinstance(e, CardsTurned):
+            t = max(shown.get(("row", s.name, e.number), t) for s, _ in e.orientations)
+        elif isinstance(e, Alert) and e.seat is not None:
+            if e.alert == "wrong_orientation":
+                t = shown.get(("row", e.seat.name, e.trick), t)
+            elif e.alert == "revoke" and (e.seat, e.t) in laid_at:
+                proof = laid_at[(e.seat, e.t)]
+                t = shown.get(("up", e.seat.name, str(proof.card)), t)
+        out.append(replace(e, t=max(t, e.t)))
+    return out

@@ -38,9 +38,9 @@ class ChangeGate:
     def __init__(
         self,
         *,
-        settle_s: float = 0.2,
+        settle_s: float = 0.1,
         keepalive_s: float = 2.0,
-        max_blind_s: float = 0.5,
+        max_blind_s: float = 0.3,
         width: int = 160,
         pixel_threshold: int = 14,
         motion_fraction: float = 0.002,

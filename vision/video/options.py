@@ -48,7 +48,7 @@ def add_deal_arguments(p: argparse.ArgumentParser) -> None:
                    help="where South sits in the image (photo analyser)")
     p.add_argument("--confirm", type=float, default=0.3,
                    help="seconds a change must persist before it is an event (default 0.3)")
-    p.add_argument("--settle", type=float, default=0.2,
+    p.add_argument("--settle", type=float, default=0.1,
                    help="seconds of stillness after motion before a frame is analysed")
     p.add_argument("--keepalive", type=float, default=2.0,
                    help="analyse a still table at least this often, seconds (default 2)")

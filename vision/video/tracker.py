@@ -130,7 +130,8 @@ class TableTracker:
         self.confirm_s = float(confirm_s)
         self.forget_s = float(forget_s)
         self.new_deal_s = float(new_deal_s)
-        self.min_frames = max(2, math.ceil(confirm_s * fps / 2.0))
+        # at least two separate readings; more at high frame rates, where still frames count
+        self.min_frames = max(2, math.ceil(confirm_s * fps / 4.0))
         self.min_card_confidence = min_card_confidence
         self.fixed_seats = tuple(sorted(seats)) if seats is not None else None
         if seats is not None and len(self.fixed_seats or ()) != self.game.n_players:
