@@ -1,0 +1,286 @@
+"""Video benchmark: offline throughput against pure decoding, live latency, held-out accuracy.
+
+    python scripts/benchmark_video.py [--data DIR] [--analyzer auto|photo|truth]
+                                      [--accuracy N] [--skip-live] [--out results.json]
+
+* **Throughput**: for a rendered 720p and a 1080p video (30 fps) of the same game, in the same
+  run: pure decoding (every frame read and converted, ``cv2.VideoCapture.read``), decoding
+  without conversion (``grab``), and the whole offline pipeline as ``trickvision video`` runs
+  it (gate at ``--sample-fps``, analyser, tracker). The ratio pipeline fps / decode fps is the
+  issue's figure (goal >= 0.8).
+* **Live latency**: the same file played as a 30 fps camera (a thread delivers each frame at
+  its time and keeps only the newest, as :class:`vision.video.sources.LiveSource` does); for
+  every trick, the delay from the frame where the last card lands in the rows to its
+  ``cards_turned`` event, and for every alert from its true moment; the lag of the processed
+  frames behind the camera at the start and at the end tells whether a backlog grows.
+* **Accuracy** (``--accuracy N``): N held-out rendered deals (seeds never used elsewhere,
+  whole deals of the three games with a revoke and wrong orientations), tracked with the
+  ground-truth analyser and the real gate: tricks missed / invented / right, alert delays.
+
+The analyser is the shipped photo pipeline when ``models/detector.onnx`` exists (``auto``),
+else the ground-truth analyser (the figures then measure everything but the models). Run it
+as ``flock /work/cpu-heavy.lock python scripts/benchmark_video.py`` on a shared machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision.synth.video import make_script, video_style, write_video  # noqa: E402
+from vision.video.compare import evaluate_script  # noqa: E402
+from vision.video.events import Alert, CardsTurned  # noqa: E402
+from vision.video.gate import ChangeGate  # noqa: E402
+from vision.video.options import truth_events  # noqa: E402
+from vision.video.pipeline import PhotoAnalyzerAdapter, TruthAnalyzer, VideoPipeline  # noqa: E402
+from vision.video.sources import Frame, VideoFileSource  # noqa: E402
+from vision.video.tracker import TableTracker  # noqa: E402
+
+SIZES = {"720p": (1280, 720), "1080p": (1920, 1080)}
+GAME, SEED, TRICKS, FPS = "preferans", 7, 3, 30.0
+
+
+def prepare(data: Path) -> dict[str, Path]:
+    """Render (once, cached) the benchmark videos: the same deal at 720p and 1080p."""
+    data.mkdir(parents=True, exist_ok=True)
+    out = {}
+    for name, size in SIZES.items():
+        stem = f"bench-{GAME}-{SEED}-{name}"
+        path = data / f"{stem}.mp4"
+        if not path.exists() or not (data / f"{stem}.truth.json").exists():
+            t0 = time.perf_counter()
+            script = make_script(GAME, SEED, fps=FPS, image_size=size, n_tricks=TRICKS,
+                                 wrong_orientation=1, style=video_style(SEED, GAME, size))
+            write_video(script, data, stem)
+            print(f"rendered {path.name}: {script.n_frames} frames in "
+                  f"{time.perf_counter() - t0:.0f} s", flush=True)
+        out[name] = path
+    return out
+
+
+def _analyzer(kind: str, path: Path, game: str, fps: float) -> tuple[Any, str]:
+    if kind == "auto":
+        kind = "photo" if (ROOT / "models" / "detector.onnx").exists() else "truth"
+    if kind == "photo":
+        return PhotoAnalyzerAdapter(game), "photo (shipped models)"
+    stem = path.name.removesuffix(".mp4")
+    return TruthAnalyzer.from_file(str(path.with_name(f"{stem}.frames.jsonl.gz")), fps), \
+        "truth (rendered ground truth)"
+
+
+def _facts(path: Path) -> dict[str, Any]:
+    from vision.seats import Seat
+    from vision.video.options import contract_from_truth, load_truth
+
+    stem = path.name.removesuffix(".mp4")
+    truth = load_truth(str(path.with_name(f"{stem}.truth.json")))
+    return {"truth": truth, "game": truth["game"], "dealer": Seat.from_str(truth["dealer"]),
+            "seats": tuple(Seat.from_str(s) for s in truth["seats"]),
+            "contract": contract_from_truth(truth["contract"])}
+
+
+def decode_fps(path: Path, grab_only: bool = False) -> tuple[float, int]:
+    cap = cv2.VideoCapture(str(path), cv2.CAP_FFMPEG)
+    n = 0
+    t0 = time.perf_counter()
+    while True:
+        ok = cap.grab() if grab_only else cap.read()[0]
+        if not ok:
+            break
+        n += 1
+    dt = time.perf_counter() - t0
+    cap.release()
+    return n / dt, n
+
+
+def pipeline_fps(path: Path, kind: str, sample_fps: float) -> dict[str, Any]:
+    f = _facts(path)
+    src = VideoFileSource(path, sample_fps=sample_fps or None)
+    rate = min(src.fps, sample_fps) if sample_fps else src.fps
+    analyzer, label = _analyzer(kind, path, f["game"], src.fps)
+    tracker = TableTracker(f["game"], rate, seats=f["seats"], dealer=f["dealer"],
+                           contract=f["contract"])
+    pipe = VideoPipeline(analyzer, tracker, gate=ChangeGate())
+    t0 = time.perf_counter()
+    pipe.run(src)
+    dt = time.perf_counter() - t0
+    st = pipe.stats
+    return {"analyzer": label, "video_frames": src.frame_count, "fps": src.frame_count / dt,
+            "wall_s": dt, "gated_frames": st.frames, "analysed": st.analysed,
+            "gate_ms_per_frame": 1000 * st.gate_s / max(st.frames, 1),
+            "analyse_ms_per_call": 1000 * st.analyse_s / max(st.analysed, 1),
+            "events": st.events}
+
+
+class _PacedCamera:
+    """Delivers a file's frames at their times; the consumer gets only the newest one."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.cond = threading.Condition()
+        self.latest: Frame | None = None
+        self.done = False
+        self.delivered = 0
+        self.t0 = 0.0
+
+    def start(self) -> None:
+        self.t0 = time.monotonic() + 0.5
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def _run(self) -> None:
+        for f in VideoFileSource(self.path):
+            delay = self.t0 + f.t - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            with self.cond:
+                self.latest = f
+                self.delivered += 1
+                self.cond.notify_all()
+        with self.cond:
+            self.done = True
+            self.cond.notify_all()
+
+    def frames(self):  # type: ignore[no-untyped-def]
+        while True:
+            with self.cond:
+                self.cond.wait_for(lambda: self.latest is not None or self.done)
+                if self.latest is None:
+                    return
+                f, self.latest = self.latest, None
+            yield f
+
+
+def live_latency(path: Path, kind: str) -> dict[str, Any]:
+    f = _facts(path)
+    cam = _PacedCamera(path)
+    src_fps = VideoFileSource(path).fps
+    analyzer, label = _analyzer(kind, path, f["game"], src_fps)
+    tracker = TableTracker(f["game"], src_fps, seats=f["seats"], dealer=f["dealer"],
+                           contract=f["contract"])
+    raised: list[tuple[Any, float]] = []
+    pipe = VideoPipeline(analyzer, tracker, gate=ChangeGate(),
+                         sinks=[lambda e, t: raised.append((e, time.monotonic() - cam.t0))])
+    lags: list[tuple[float, float]] = []
+    processed = 0
+    cam.start()
+    for frame in cam.frames():
+        pipe.process(frame)
+        processed += 1
+        lags.append((frame.t, time.monotonic() - cam.t0 - frame.t))
+    truth = truth_events(f["truth"])
+    turned = {e.number: e.t for e in truth if isinstance(e, CardsTurned)}
+    t_alerts = {(e.alert, e.seat, e.trick): e.t for e in truth if isinstance(e, Alert)}
+    turn_lat = [wall - turned[e.number] for e, wall in raised
+                if isinstance(e, CardsTurned) and e.number in turned]
+    alert_lat = [wall - t_alerts[(e.alert, e.seat, e.trick)] for e, wall in raised
+                 if isinstance(e, Alert) and (e.alert, e.seat, e.trick) in t_alerts]
+    q = max(1, len(lags) // 4)
+    return {"analyzer": label, "delivered": cam.delivered, "processed": processed,
+            "dropped": cam.delivered - processed,
+            "turn_latency_s": turn_lat, "alert_latency_s": alert_lat,
+            "lag_first_quarter_s": statistics.mean(x for _, x in lags[:q]),
+            "lag_last_quarter_s": statistics.mean(x for _, x in lags[-q:]),
+            "tricks_turned": len(turn_lat), "tricks_true": len(turned)}
+
+
+def accuracy(n: int) -> dict[str, Any]:
+    games = ("bridge", "preferans", "lhombre")
+    totals: dict[str, Any] = {"videos": 0, "tricks_true": 0, "tricks_found": 0, "missed": 0,
+                              "invented": 0, "right": 0, "alerts_true": 0, "alerts_found": 0,
+                              "alert_delay_physical": [], "alert_delay_seen": [],
+                              "turn_delay_seen": [], "failures": []}
+    for i in range(n):
+        game = games[i % 3]
+        seed = 5000 + i
+        t0 = time.perf_counter()
+        script = make_script(game, seed, fps=10.0, image_size=(640, 360), revoke=True,
+                             wrong_orientation=1 + i % 2)
+        physical, seen = evaluate_script(script)
+        totals["videos"] += 1
+        totals["tricks_true"] += physical.tricks_true
+        totals["tricks_found"] += physical.tricks_found
+        totals["missed"] += len(physical.missed)
+        totals["invented"] += len(physical.invented)
+        totals["right"] += physical.tricks_right
+        totals["alerts_true"] += physical.alerts_true
+        totals["alerts_found"] += physical.alerts_true - len(physical.alerts_missed)
+        totals["alert_delay_physical"] += physical.alert_delays
+        totals["alert_delay_seen"] += seen.alert_delays
+        totals["turn_delay_seen"] += seen.turn_delays
+        if not physical.perfect:
+            totals["failures"].append({"game": game, "seed": seed, **physical.to_dict()})
+        print(f"  {game:9s} seed {seed}: {physical.summary()} "
+              f"({time.perf_counter() - t0:.0f} s)", flush=True)
+    return totals
+
+
+def _stats(xs: list[float]) -> str:
+    if not xs:
+        return "n/a"
+    return (f"median {statistics.median(xs):.2f} s, max {max(xs):.2f} s, "
+            f"{100 * sum(1 for x in xs if x <= 1.0) / len(xs):.0f} % within 1 s (n={len(xs)})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--data", default="/work/data/video-bench", help="cache of rendered videos")
+    p.add_argument("--analyzer", choices=("auto", "photo", "truth"), default="auto")
+    p.add_argument("--sample-fps", type=float, default=15.0)
+    p.add_argument("--accuracy", type=int, default=0, help="held-out rendered deals to score")
+    p.add_argument("--skip-live", action="store_true")
+    p.add_argument("--skip-throughput", action="store_true")
+    p.add_argument("--out", default=None, help="write the figures as JSON here")
+    args = p.parse_args(argv)
+    results: dict[str, Any] = {"threads": cv2.getNumThreads()}
+    if not (args.skip_throughput and args.skip_live):
+        videos = prepare(Path(args.data))
+    if not args.skip_throughput:
+        for name, path in videos.items():
+            dec, n = decode_fps(path)
+            grab, _ = decode_fps(path, grab_only=True)
+            pipe = pipeline_fps(path, args.analyzer, args.sample_fps)
+            r = {"frames": n, "decode_fps": dec, "grab_fps": grab, **pipe,
+                 "ratio_vs_decode": pipe["fps"] / dec}
+            results[f"throughput_{name}"] = r
+            print(f"{name}: decode-only {dec:.0f} fps (grab-only {grab:.0f}), pipeline "
+                  f"{pipe['fps']:.0f} fps = {r['ratio_vs_decode']:.2f}x decode-only; "
+                  f"{pipe['analysed']} of {n} frames analysed "
+                  f"({pipe['analyse_ms_per_call']:.1f} ms each, gate "
+                  f"{pipe['gate_ms_per_frame']:.2f} ms/frame) [{pipe['analyzer']}]", flush=True)
+    if not args.skip_live:
+        for name, path in videos.items():
+            r = live_latency(path, args.analyzer)
+            results[f"live_{name}"] = r
+            print(f"{name} live at 30 fps: trick turned -> event {_stats(r['turn_latency_s'])}; "
+                  f"alerts {_stats(r['alert_latency_s'])}; {r['dropped']} of {r['delivered']} "
+                  f"frames dropped, lag {r['lag_first_quarter_s']:.3f} s at the start, "
+                  f"{r['lag_last_quarter_s']:.3f} s at the end [{r['analyzer']}]", flush=True)
+    if args.accuracy:
+        print(f"accuracy on {args.accuracy} held-out rendered deals (truth analyser, gated):",
+              flush=True)
+        a = accuracy(args.accuracy)
+        results["accuracy"] = a
+        print(f"tricks: {a['tricks_found']} found of {a['tricks_true']}, missed {a['missed']}, "
+              f"invented {a['invented']}, right {a['right']} "
+              f"({100 * a['right'] / max(a['tricks_true'], 1):.2f} %); alerts "
+              f"{a['alerts_found']}/{a['alerts_true']}; alert delay from the physical moment "
+              f"{_stats(a['alert_delay_physical'])}; from the first visible frame "
+              f"{_stats(a['alert_delay_seen'])}")
+    if args.out:
+        Path(args.out).write_text(json.dumps(results, indent=1, default=float) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
