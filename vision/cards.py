@@ -117,8 +117,11 @@ class Card:
     rank: Rank
 
     def __post_init__(self) -> None:
-        # Cards are hashed constantly (sets of hands, dict lookups); cache a cheap hash.
+        # Cards are hashed, sorted and printed constantly (thousands of deals per run): cache
+        # the hash, the sort key and the notation once.
         object.__setattr__(self, "_hash", hash((self.suit.value, int(self.rank))))
+        object.__setattr__(self, "_key", _SUIT_INDEX[self.suit] * 16 + int(self.rank))
+        object.__setattr__(self, "_str", f"{self.suit.value}{_RANK_LETTERS[self.rank]}")
 
     def __hash__(self) -> int:
         return self._hash  # type: ignore[attr-defined, no-any-return]
@@ -139,7 +142,7 @@ class Card:
             ) from None
 
     def __str__(self) -> str:
-        return f"{self.suit.value}{self.rank.letter}"
+        return self._str  # type: ignore[attr-defined, no-any-return]
 
     def __repr__(self) -> str:
         return f"Card.from_str({str(self)!r})"
@@ -149,7 +152,7 @@ class Card:
         reversed within each suit)."""
         if not isinstance(other, Card):
             return NotImplemented
-        return (_SUIT_INDEX[self.suit], self.rank) < (_SUIT_INDEX[other.suit], other.rank)
+        return self._key < other._key  # type: ignore[attr-defined, no-any-return]
 
 
 def make_deck(ranks: tuple[Rank, ...]) -> tuple[Card, ...]:

@@ -185,6 +185,9 @@ class _Grid:
     #: position and position + 1 were laid in the wrong order).
     repair: tuple[str, Seat, int] | None = None
     repairs: tuple[tuple[str, Seat, int], ...] = ()
+    #: Steps already worked out on this grid: (trump, contract, trick, leaders) -> result.
+    memo: dict[tuple[Suit | None, Contract, int, frozenset[Seat]], tuple[_Step, float]] = \
+        field(default_factory=dict, repr=False, compare=False)
 
 
 @dataclass
@@ -485,59 +488,78 @@ class _Reconstruction:
     # ----------------------------------------------------------------------------- chains
     def _run_chain(self, grid: _Grid, trump: Suit | None, first: frozenset[Seat],
                    contract: Contract) -> _Chain:
-        g, seats = self.game, self.seats
+        """Play the rows through under one hypothesis; the score counts contradictions.
+
+        Steps are memoised by (trick, possible leaders): hypotheses that differ only in the
+        first leader usually meet after a trick or two and then share the rest of the work.
+        """
+        memo = grid.memo
         steps: list[_Step] = []
         leaders = first
         score = 0.0
-        orders = self.orders
         for i in range(grid.n_tricks):
-            tc = grid.trick_cards[i]
-            complete = all(c is not None for c in tc.values())
-            verdict = grid.verdicts[i]
-            revokes: list[Issue] = []
-            if complete:
-                options: dict[Seat, tuple[Seat, list[tuple[Seat, Orientation]]]] = {}
-                for ld in leaders:
-                    order = orders[ld]
-                    cs = [tc[s] for s in order]
-                    w = order[g.winning_index(cs, trump)]  # type: ignore[arg-type]
-                    options[ld] = (w, self._mismatches(grid, i, w))
-                best = min(len(m) for _, m in options.values())
-                kept = [ld for ld, (_, m) in options.items() if len(m) == best]
-                if len(kept) < len(options):
-                    leaders = frozenset(kept)
-                winners = frozenset(options[ld][0] for ld in kept)
-                sides = {g.side(w) for w in winners}
-                if len(winners) == 1:
-                    w = next(iter(winners))
-                    step = _Step(leaders, w, winners, g.side(w), "cards", (),
-                                 options[kept[0]][1], revokes)
-                elif len(sides) == 1:
-                    side = next(iter(sides))
-                    step = _Step(leaders, None, winners, side, "cards", (),
-                                 options[kept[0]][1], revokes)
-                else:
-                    step = _Step(leaders, None, winners, None, "none",
-                                 tuple(sorted(sides)), [], revokes)
-                score += best
-            else:
-                sides = {g.side(w) for w in verdict.winners}
-                if not verdict.conflict and len(sides) == 1:
-                    side = next(iter(sides))
-                    winner = next(iter(verdict.winners)) if len(verdict.winners) == 1 else None
-                    step = _Step(leaders, winner, verdict.winners, side, "orientation", (), [],
-                                 revokes)
-                else:
-                    step = _Step(leaders, None, verdict.winners, None, "none",
-                                 tuple(s for s in g.sides(seats) if s in sides), [], revokes)
-                    if verdict.conflict:
-                        score += 1
-            if len(leaders) == 1:
-                revokes.extend(self._revokes(grid, i, next(iter(leaders)), contract))
-                score += REVOKE_WEIGHT * len(revokes)
+            key = (trump, contract, i, leaders)
+            hit = memo.get(key)
+            if hit is None:
+                hit = memo[key] = self._step(grid, i, leaders, trump, contract)
+            step, points = hit
             steps.append(step)
+            score += points
             leaders = step.winners
         return _Chain(trump, first, steps, score, grid)
+
+    def _step(self, grid: _Grid, i: int, leaders: frozenset[Seat], trump: Suit | None,
+              contract: Contract) -> tuple[_Step, float]:
+        """One trick under one hypothesis: its verdict and how many contradictions it costs."""
+        g, seats = self.game, self.seats
+        orders = self.orders
+        score = 0.0
+        tc = grid.trick_cards[i]
+        complete = all(c is not None for c in tc.values())
+        verdict = grid.verdicts[i]
+        revokes: list[Issue] = []
+        step: _Step
+        if complete:
+            options: dict[Seat, tuple[Seat, list[tuple[Seat, Orientation]]]] = {}
+            for ld in leaders:
+                order = orders[ld]
+                cs = [tc[s] for s in order]
+                w = order[g.winning_index(cs, trump)]  # type: ignore[arg-type]
+                options[ld] = (w, self._mismatches(grid, i, w))
+            best = min(len(m) for _, m in options.values())
+            kept = [ld for ld, (_, m) in options.items() if len(m) == best]
+            if len(kept) < len(options):
+                leaders = frozenset(kept)
+            winners = frozenset(options[ld][0] for ld in kept)
+            sides = {g.side(w) for w in winners}
+            if len(winners) == 1:
+                w = next(iter(winners))
+                step = _Step(leaders, w, winners, g.side(w), "cards", (),
+                             options[kept[0]][1], revokes)
+            elif len(sides) == 1:
+                side = next(iter(sides))
+                step = _Step(leaders, None, winners, side, "cards", (),
+                             options[kept[0]][1], revokes)
+            else:
+                step = _Step(leaders, None, winners, None, "none",
+                             tuple(sorted(sides)), [], revokes)
+            score += best
+        else:
+            sides = {g.side(w) for w in verdict.winners}
+            if not verdict.conflict and len(sides) == 1:
+                side = next(iter(sides))
+                winner = next(iter(verdict.winners)) if len(verdict.winners) == 1 else None
+                step = _Step(leaders, winner, verdict.winners, side, "orientation", (), [],
+                             revokes)
+            else:
+                step = _Step(leaders, None, verdict.winners, None, "none",
+                             tuple(s for s in g.sides(seats) if s in sides), [], revokes)
+                if verdict.conflict:
+                    score += 1
+        if len(leaders) == 1:
+            revokes.extend(self._revokes(grid, i, next(iter(leaders)), contract))
+            score += REVOKE_WEIGHT * len(revokes)
+        return step, score
 
     def _revokes(self, grid: _Grid, i: int, leader: Seat, contract: Contract) -> list[Issue]:
         g = self.game

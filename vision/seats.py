@@ -46,7 +46,7 @@ class Seat(enum.IntEnum):
     @property
     def side(self) -> str:
         """Bridge partnership: ``'NS'`` or ``'EW'``."""
-        return "NS" if self in (Seat.N, Seat.S) else "EW"
+        return _SIDES[self]
 
     def __str__(self) -> str:
         return self.name
@@ -56,6 +56,7 @@ class Seat(enum.IntEnum):
 
 
 SEATS: tuple[Seat, ...] = (Seat.N, Seat.E, Seat.S, Seat.W)
+_SIDES = ("NS", "EW", "NS", "EW")
 
 
 class Direction(enum.Enum):

@@ -94,15 +94,11 @@ class Game:
         return Orientation.WON if seat == winner else Orientation.LOST
 
     # ------------------------------------------------------------------ cards
-    def in_deck(self, card: Card) -> bool:
-        return card in self._deck_set()
+    def __init__(self) -> None:
+        self._deck_set = frozenset(self.deck)
 
-    def _deck_set(self) -> frozenset[Card]:
-        cached = type(self).__dict__.get("_deck_cache")
-        if cached is None:
-            cached = frozenset(self.deck)
-            type(self)._deck_cache = cached  # type: ignore[attr-defined]
-        return cached
+    def in_deck(self, card: Card) -> bool:
+        return card in self._deck_set
 
     def trump(self, contract: Contract | None) -> Suit | None:
         """The trump suit under ``contract`` (None: no trump)."""

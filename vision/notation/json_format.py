@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from vision.cards import Card, Suit
+from vision.cards import BRIDGE_DECK, Card, Suit
 from vision.contract import Contract, ContractKind
 from vision.errors import InputFileError, ObservationFormatError, TrickvisionError
 from vision.games import GAMES, find_game
@@ -30,6 +30,7 @@ SCHEMA = 1
 MAX_ROW_FACTOR = 2
 
 _ORIENTATIONS = {o.value: o for o in Orientation}
+_CARDS = {str(c): c for c in BRIDGE_DECK}  # fast path for the usual spelling
 _SEAT_NAMES = {"N": Seat.N, "E": Seat.E, "S": Seat.S, "W": Seat.W}
 
 
@@ -93,6 +94,8 @@ def _entry(e: Any, where: str) -> RowEntry:
     card_text = e.get("card")
     card = None
     if card_text is not None:
+        card = _CARDS.get(card_text) if isinstance(card_text, str) else None
+    if card is None and card_text is not None:
         try:
             card = Card.from_str(card_text)
         except TrickvisionError as exc:
