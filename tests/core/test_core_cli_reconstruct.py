@@ -96,3 +96,17 @@ def test_impossible_but_well_formed_rows_are_issues_not_errors(
     assert main(["reconstruct", str(path)]) == 1
     kinds = {i["kind"] for i in json.loads(capsys.readouterr().out)["issues"]}
     assert {"duplicate_card", "unknown_card", "row_length"} <= kinds
+
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.mark.parametrize("name, kind", [
+    ("example_bridge.json", "wrong_orientation"),
+    ("example_lhombre.json", "revoke"),
+    ("example_preferans_rows_only.json", "orientation_conflict"),
+])
+def test_readme_examples(name: str, kind: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["reconstruct", str(DATA / name), "--format", "text"]) == 1
+    out = capsys.readouterr().out
+    assert kind in out and "Result:" in out

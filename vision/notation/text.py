@@ -10,8 +10,8 @@ _ORIENT = {Orientation.WON: "won", Orientation.LOST: "lost", Orientation.UNKNOWN
 
 def _contract(report: Report) -> str:
     c = report.contract
-    if c is None:
-        return "contract unknown"
+    if c is None or report.trump.source != "given":
+        return "contract not given"
     strain = "NT" if c.trump is None else c.trump.value
     if c.kind.value != "tricks":
         text = c.kind.value
