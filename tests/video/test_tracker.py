@@ -173,3 +173,25 @@ def test_reset_forgets_the_deal():
     assert tr.tricks
     tr.reset()
     assert not tr.tricks and all(v == 0 for v in tr.row_len.values())
+
+
+def test_bridge_outputs_report_and_pbn(tmp_path):  # type: ignore[no-untyped-def]
+    from vision.video.outputs import write_report
+    from vision.video.pipeline import tracker_observation
+
+    script = make_script("bridge", 26, n_tricks=2, hover=False)
+    fps = 5.0
+    d = script.deal
+    tracker = TableTracker("bridge", fps, dealer=d.dealer, contract=d.contract)
+    for t, r in script_readings(script, fps):
+        tracker.update(r, t)
+    paths = write_report(tmp_path, tracker_observation(tracker), game="bridge")
+    pbn = paths["pbn"].read_text()
+    assert f'[Play "{d.first_leader.name}"]' in pbn
+    first = d.tricks[0]
+    for _, card in first.plays:
+        assert f"{card.suit.value}{card.rank.letter}" in pbn
+    import json
+
+    report = json.loads(paths["report"].read_text())
+    assert [t["winner"] for t in report["tricks"][:2]] == [t.winner.name for t in d.tricks[:2]]
