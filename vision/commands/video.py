@@ -15,6 +15,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from vision.video.options import add_deal_arguments
 
@@ -54,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
         from vision.errors import TrickvisionError
 
         raise TrickvisionError(f"--sample-fps must be >= 0, got {args.sample_fps}")
+    source: FolderSource | VideoFileSource
     if path.is_dir():
         source = FolderSource(path, fps=args.folder_fps)
         rate = source.fps
@@ -78,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     jsonl = JsonlSink(out / "events.jsonl")
     total = int(source.frame_count * rate / source.fps) if source.frame_count else 0
     progress = Progress(total, label=path.name[:24], enabled=not args.quiet)
-    sinks = [StoreSink(store), jsonl]
+    sinks: list[Any] = [StoreSink(store), jsonl]
     if not args.quiet:
         sinks.append(ConsoleSink(sys.stdout, before=progress.clear))
     pipeline = VideoPipeline(analyzer, tracker, gate=gate, sinks=sinks)

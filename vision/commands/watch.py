@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import Any
 
 from vision.video.options import add_deal_arguments
 
@@ -103,7 +104,8 @@ def run(args: argparse.Namespace) -> int:
     tracker.restore(resume.events)
     gate = None if args.no_gate else ChangeGate(settle_s=args.settle,
                                                 keepalive_s=args.keepalive)
-    sinks = [StoreSink(store), ConsoleSink(sys.stdout, alerts_only=args.alerts_only)]
+    sinks: list[Any] = [StoreSink(store),
+                        ConsoleSink(sys.stdout, alerts_only=args.alerts_only)]
     pipeline = VideoPipeline(analyzer, tracker, gate=gate, sinks=sinks)
     if not is_file:
         opened.clear()  # a live source is reopened by the first iteration

@@ -10,6 +10,7 @@ the tracker is rebuilt from the stored events and a file source continues where 
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
@@ -72,9 +73,8 @@ def watch(
         status.write(f"[watch] {msg}\n")
         status.flush()
 
-    kw = {} if sleep is None else {"sleep": sleep}
     source = ResilientSource(factory, on_status=say, backoff_s=backoff_s,
-                             max_backoff_s=max_backoff_s, **kw)
+                             max_backoff_s=max_backoff_s, sleep=sleep or time.sleep)
     n = 0
     last_mark: float | None = None
     frame: Frame | None = None

@@ -311,13 +311,14 @@ class LiveSource:
 class Shifted:
     """A source whose frame times are moved by ``offset`` seconds (a resumed session's clock)."""
 
-    def __init__(self, inner: FrameSource, offset: float = 0.0) -> None:
+    def __init__(self, inner: VideoFileSource | FolderSource | LiveSource,
+                 offset: float = 0.0) -> None:
         self.inner = inner
         self.offset = offset
-        self.name = inner.name
-        self.fps = inner.fps
-        self.live = inner.live
-        self.duration = getattr(inner, "duration", 0.0)
+        self.name: str = inner.name
+        self.fps: float = inner.fps
+        self.live: bool = inner.live
+        self.duration: float = getattr(inner, "duration", 0.0)
 
     def __iter__(self) -> Iterator[Frame]:
         for f in self.inner:
