@@ -108,6 +108,9 @@ def layout_row(
     across = rng.normal(0.0, style.row_jitter, n_max)
     spins = rng.normal(0.0, style.angle_jitter, n_max)
     flips = rng.random(n_max) < 0.5
+    sloppy = rng.random(n_max) < style.sloppy
+    slop_shift = rng.uniform(0.15, 0.4, n_max) * np.where(rng.random(n_max) < 0.5, -1, 1)
+    slop_spin = rng.normal(0.0, 10.0, n_max)
     row_flip = bool(rng.random() < 0.5)
     row_angle = float(rng.normal(0.0, style.row_angle))
     row_shift = float(rng.normal(0.0, 0.03)) * style.row_length
@@ -135,12 +138,16 @@ def layout_row(
         t = lead + ext / 2.0
         frac = (t - start) / max(style.row_length, 1.0)
         depth = sag * (4.0 * (frac - 0.5) ** 2 - 1.0) + across[k] * L
+        if sloppy[k]:  # a careless player: the card lies off the line and askew
+            depth += float(slop_shift[k]) * L
         centre = origin + u_r * t + v_r * depth
         if o is Orientation.WON:
             top = -v_r if not (flips[k] if face_up else row_flip) else v_r
         else:
             top = u_r if not (flips[k] if face_up else row_flip) else -u_r
         angle = _angle_of((float(top[0]), float(top[1]))) + float(spins[k])
+        if sloppy[k]:
+            angle += float(slop_spin[k])
         assert entry.card is not None, "simulated rows always know their cards"
         out.append(CardPlacement(
             card=entry.card, seat=seat, row_position=k + 1, face_up=face_up,

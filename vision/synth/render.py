@@ -377,7 +377,7 @@ def _draw_hand(img: np.ndarray, label: np.ndarray | None, hand: HandShape) -> No
 
 def _paste(colour: np.ndarray, cover: np.ndarray, dark: np.ndarray, card: np.ndarray,
            quad: np.ndarray, shadow: float, shadow_offset: tuple[float, float]) -> None:
-    """Alpha-blend a BGRA card image into the card layer at ``quad`` (canvas px).
+    """Blend a premultiplied BGRA card image into the card layer at ``quad`` (canvas px).
 
     The layer is premultiplied: ``colour`` (h, w, 3), ``cover`` (h, w) alpha, and ``dark``
     (h, w) the table's shadow factor. The card's soft shadow darkens both what lies under it
@@ -410,7 +410,9 @@ def _paste(colour: np.ndarray, cover: np.ndarray, dark: np.ndarray, card: np.nda
     warped = cv2.warpAffine(card, M, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
     alpha = warped[..., 3].astype(np.float32) * np.float32(1 / 255.0)
-    c_roi += (warped[..., :3].astype(np.float32) - c_roi) * alpha[..., None]
+    # premultiplied "over": the card's colour already carries its coverage
+    c_roi *= (1.0 - alpha)[..., None]
+    c_roi += warped[..., :3]
     a_roi += (1.0 - a_roi) * alpha
 
 

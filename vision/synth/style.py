@@ -102,6 +102,7 @@ class TableStyle:
     row_jitter: float = 0.04  # per-card offset across the row, fraction of the card length
     angle_jitter: float = 3.0  # per-card rotation, degrees (standard deviation)
     row_angle: float = 2.0  # whole-row rotation, degrees (standard deviation)
+    sloppy: float = 0.0  # chance that a card lies clearly off its row line, askew
     trick_distance: float = 0.55  # current trick: distance from centre, fraction of row_distance
     # light and photometry
     light_gradient: float = 0.2  # brightness change across the image
@@ -323,6 +324,7 @@ def sample_table_style(
         row_jitter=float(rng.uniform(0.01, 0.05 if not hard else 0.08)),
         angle_jitter=float(rng.uniform(1.0, 4.0 if not hard else 7.0)),
         row_angle=float(rng.uniform(0.5, 3.0 if not hard else 5.0)),
+        sloppy=float(rng.uniform(0.0, 0.04 if not hard else 0.12)),
         trick_distance=float(rng.uniform(0.4, 0.6)),
         light_gradient=float(rng.uniform(0.0, 0.45 if hard else 0.25)),
         light_angle=light_angle,
@@ -375,7 +377,7 @@ def plain_table_style(
         back=BackStyle(pattern="solid", colour=back_colour, ink=back_colour, border=0.0),
         edge_shade=0.0, face=face if face is not None else base.face,
         table_centre=(image_size[0] / 2, image_size[1] / 2),
-        row_curve=0.0, row_jitter=0.0, angle_jitter=0.0, row_angle=0.0,
+        row_curve=0.0, row_jitter=0.0, angle_jitter=0.0, row_angle=0.0, sloppy=0.0,
         light_gradient=0.0, vignette=0.0, colour_gain=(1.0, 1.0, 1.0), brightness=1.0,
         shadow=0.0, glare=0.0, camera=camera or CameraStyle(), blur=0.0, motion_blur=0.0,
         noise=0.0, jpeg_quality=95, grey=False, table_edge=0.0, clutter=0, hands=0,

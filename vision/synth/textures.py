@@ -114,40 +114,49 @@ def card_pixel_size(style: TableStyle, scale: float = 1.25) -> tuple[int, int]:
 
 
 def rounded_alpha(w: int, h: int, radius_frac: float) -> np.ndarray:
-    """float32 (h, w) alpha in [0, 1]: a rounded rectangle, anti-aliased."""
+    """float32 (h, w) alpha in [0, 1]: a rectangle with rounded corners, anti-aliased.
+
+    Straight sides stay fully opaque to the last pixel: the warp onto the table (bilinear, with
+    a transparent border) makes the anti-aliased edge, centred exactly on the card's outline.
+    """
     r = max(1.0, radius_frac * w)
     xx = np.arange(w, dtype=np.float32)[None, :] + 0.5
     yy = np.arange(h, dtype=np.float32)[:, None] + 0.5
     dx = np.maximum(np.maximum(r - xx, xx - (w - r)), 0)
     dy = np.maximum(np.maximum(r - yy, yy - (h - r)), 0)
     d = np.sqrt(dx * dx + dy * dy) - r  # > 0 outside the rounded corner
-    edge = np.minimum(np.minimum(xx, w - xx), np.minimum(yy, h - yy))  # distance to the side
-    a = np.clip(0.5 - d, 0, 1) * np.clip(edge, 0, 1)
-    return a.astype(np.float32)
+    return np.clip(0.5 - d, 0, 1).astype(np.float32)
 
 
 def _alpha_and_shade(style: TableStyle, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
-    """(alpha uint8 (h, w), shade float32 (h, w, 1)) for the style's card outline; cached."""
+    """(alpha uint8 (h, w), colour factor float32 (h, w, 1)) for the card outline; cached.
+
+    The colour factor is the outline shading times the coverage (premultiplied alpha).
+    """
     key = ("alpha", w, h)
     if key not in style.cache:
         alpha = rounded_alpha(w, h, style.corner_radius)
         shade = np.ones((h, w), np.float32)
-        if style.edge_shade > 0:
-            inner = cv2.erode(alpha, np.ones((3, 3), np.uint8))
+        if style.edge_shade > 0:  # the card's outline: its outermost pixels, darker
+            inner = np.zeros_like(alpha)
+            inner[1:-1, 1:-1] = cv2.erode(alpha, np.ones((3, 3), np.uint8))[1:-1, 1:-1]
             shade -= style.edge_shade * np.clip(alpha - inner, 0, 1)
-        style.cache[key] = ((alpha * 255 + 0.5).astype(np.uint8), shade[..., None])
+        a8 = (alpha * 255 + 0.5).astype(np.uint8)
+        shade = shade * (a8.astype(np.float32) / 255.0)  # premultiply by the coverage
+        style.cache[key] = (a8, shade[..., None])
     return style.cache[key]
 
 
 def _with_alpha(bgr: np.ndarray, style: TableStyle) -> np.ndarray:
-    """BGRA uint8 card image: rounded corners, a darkened outline (the card's edge)."""
+    """Premultiplied BGRA uint8 card image: rounded corners and a darkened outline.
+
+    Premultiplied colour is what makes bilinear warping with a transparent border exact: the
+    edge pixels then carry as much colour as they carry coverage.
+    """
     h, w = bgr.shape[:2]
     alpha, shade = _alpha_and_shade(style, w, h)
     out = np.empty((h, w, 4), np.uint8)
-    if style.edge_shade > 0:
-        out[..., :3] = (bgr * shade).astype(np.uint8)
-    else:
-        out[..., :3] = bgr
+    out[..., :3] = (bgr * shade).astype(np.uint8)  # shade includes the coverage
     out[..., 3] = alpha
     return out
 
