@@ -53,8 +53,14 @@ def run(args: argparse.Namespace) -> int:
 def _write(target: str, text: str) -> None:
     if target == "-":
         out: TextIO = sys.stdout
-        out.write(text)
-        out.flush()
+        try:
+            out.write(text)
+            out.flush()
+        except BrokenPipeError:  # e.g. piped into `head`: the reader has what it wanted
+            import os
+
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
         return
     try:
         with open(target, "w", encoding="utf-8") as fh:
