@@ -153,3 +153,15 @@ def test_gate_still_table_costs_almost_nothing():
         t += 0.1
     assert out[:3] == [Decision.MOVING] * 3
     assert out[3:].count(Decision.ANALYSE) == 1 and out[-1] is Decision.SAME
+
+
+@pytest.mark.parametrize("fourcc,ext", [("mp4v", ".mp4"), ("MJPG", ".avi"), ("FFV1", ".mkv")])
+def test_containers_read_the_same_way(tmp_path, fourcc, ext):  # type: ignore[no-untyped-def]
+    path = tmp_path / f"clip{ext}"
+    w = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*fourcc), 5.0, (64, 48))
+    for i in range(12):
+        w.write(np.full((48, 64, 3), 20 * i, np.uint8))
+    w.release()
+    frames = list(open_source(str(path)))
+    assert len(frames) == 12 and frames[-1].t == pytest.approx(11 / 5.0)
+    assert frames[0].image.shape == (48, 64, 3)
