@@ -137,6 +137,9 @@ class Report:
     leader: Inference = field(default_factory=lambda: Inference(None, "unknown"))
     #: Each player's original hand, when his whole row was seen face up.
     hands: dict[Seat, tuple[Card, ...]] | None = None
+    #: The cards of the deck in nobody's hand (the talon in preferans and l'hombre), when
+    #: every hand is known.
+    talon: tuple[Card, ...] | None = None
     #: False while the deal is still being played (all rows shorter than a hand, equal).
     complete: bool = True
     notes: list[str] = field(default_factory=list)
@@ -324,6 +327,10 @@ class _Reconstruction:
                 result[t.side] += 1
 
         hands = self._hands(chain.grid.cards) if complete else None
+        talon = None
+        if hands is not None:
+            held = {c for h in hands.values() for c in h}
+            talon = tuple(c for c in g.deck if c not in held)
         order = {k: i for i, k in enumerate(IssueKind)}
         self.issues.sort(key=lambda i: (i.trick if i.trick is not None else 0,
                                         order[i.kind], i.seat if i.seat is not None else -1))
@@ -331,7 +338,8 @@ class _Reconstruction:
             game=g.name, seats=seats, rows={s: list(obs.rows.get(s, [])) for s in seats},
             tricks=tricks, result=result, undetermined=undetermined, issues=self.issues,
             dealer=obs.dealer, contract=contract, first_leader=first_leader,
-            trump=trump_info, leader=leader_info, hands=hands, complete=bool(complete),
+            trump=trump_info, leader=leader_info, hands=hands, talon=talon,
+            complete=bool(complete),
             notes=self.notes)
 
     # ----------------------------------------------------------------------------- grids

@@ -32,6 +32,9 @@ def test_with_faces_everything_is_recovered(game: str, seed: int) -> None:
     assert [t.leader for t in r.tricks] == [t.leader for t in d.tricks]
     assert r.result == d.result()
     assert r.hands == {s: tuple(sorted(h, reverse=True)) for s, h in d.hands.items()}
+    g = find_game(game)
+    assert r.talon is not None
+    assert len(r.talon) == len(g.deck) - g.n_players * g.hand_size
 
 
 @pytest.mark.parametrize("game", GAMES)

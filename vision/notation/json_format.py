@@ -233,6 +233,7 @@ def report_to_dict(report: Any) -> dict[str, Any]:
         ],
         "hands": None if report.hands is None else {
             s.name: [str(c) for c in h] for s, h in report.hands.items()},
+        "talon": None if report.talon is None else [str(c) for c in report.talon],
         "notes": list(report.notes),
     }
 
