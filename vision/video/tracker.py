@@ -80,6 +80,15 @@ class _Play:
     votes: Counter = field(default_factory=Counter)
 
 
+def _majority(play: _Play) -> Card | None:
+    if not play.votes:
+        return play.card
+    best, n = play.votes.most_common(1)[0]
+    if play.card is not None and play.votes.get(play.card, 0) == n:
+        return play.card
+    return best
+
+
 @dataclass
 class _TrickState:
     number: int
@@ -304,7 +313,14 @@ class TableTracker:
             ev = self._face_ev.pop(seat, None)
             card = ev.best() if ev is not None else None
             t_play = ev.first_t if ev is not None else t_seen
-            self._lay(seat, pos, card if isinstance(card, Card) else None, t_play, out)
+            self._lay(seat, pos, card if isinstance(card, Card) else None, t_play, out,
+                      votes=ev.votes if ev is not None else None)
+        else:
+            ev = self._face_ev.get(seat)
+            if ev is not None and ev.first_t < t_seen - 1e-6:
+                # gathered while his previous card still lay face up: a misreading of that
+                # card, not evidence of the next one
+                del self._face_ev[seat]
         tr.turned[seat] = (orientation, t_seen)
         self._check_row_lengths(seat, pos, t_seen, out)
         if tr.completed and tr.winner is not None and tr.winner_source == "rules":
@@ -349,15 +365,18 @@ class TableTracker:
         best = ev.best()
         del self._face_ev[seat]
         k = max(played, self.row_len[seat]) + 1
-        self._lay(seat, k, best if isinstance(best, Card) else None, ev.first_t, out)
+        self._lay(seat, k, best if isinstance(best, Card) else None, ev.first_t, out,
+                  votes=ev.votes)
 
-    def _lay(self, seat: Seat, k: int, card: Card | None, t: float, out: list[Event]) -> None:
+    def _lay(self, seat: Seat, k: int, card: Card | None, t: float, out: list[Event],
+             votes: Counter | None = None) -> None:
         if self.seats is not None and seat not in self.seats:
             return
         tr = self._trick(k)
         if seat in tr.plays:
             return
-        tr.plays[seat] = _Play(card=card, t=t, votes=Counter([card]) if card else Counter())
+        known = Counter({c: n for c, n in (votes or Counter([card])).items() if c is not None})
+        tr.plays[seat] = _Play(card=card, t=t, votes=known)
         if self.seats is None and len(tr.plays) >= self.game.n_players and k == 1:
             self.seats = tuple(sorted(tr.plays))
         self._emit(("laid", k, seat), CardLaid(t=t, deal=self.deal, seat=seat, card=card,
@@ -415,7 +434,9 @@ class TableTracker:
 
     def _complete(self, tr: _TrickState, out: list[Event], force: bool = False) -> None:
         leader, order, agrees = self._play_order(tr)
-        cards = [tr.plays[s].card for s in order]
+        # the identity most often read while the card lay face up (it may have been
+        # misread at first, when it was laid)
+        cards = [_majority(tr.plays[s]) for s in order]
         winner: Seat | None = None
         source = ""
         if all(c is not None for c in cards) and self.trump_known:
