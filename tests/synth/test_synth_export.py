@@ -86,3 +86,13 @@ def test_cli_output_folder_that_is_a_file(tmp_path: Path, capsys) -> None:
     f.write_text("x")
     assert main(["synth", "--out", str(f), "--n", "1"]) == 2
     assert "is a file" in capsys.readouterr().err
+
+
+def test_cli_obb_and_crops_formats(tmp_path: Path) -> None:
+    assert main(["synth", "--format", "obb", "--n", "1", "--n-val", "1", "--size", "256",
+                 "--seed", "2", "--quiet", "--out", str(tmp_path / "obb")]) == 0
+    assert (tmp_path / "obb" / "data.yaml").is_file()
+    assert len(list((tmp_path / "obb" / "labels" / "val").glob("*.txt"))) == 1
+    assert main(["synth", "--format", "crops", "--game", "bridge", "--n", "1", "--n-val", "0",
+                 "--size", "320", "--quiet", "--out", str(tmp_path / "crops")]) == 0
+    assert "bridge" in (tmp_path / "crops" / "index.csv").read_text()

@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
                                          hard_fraction=args.hard, games=games, progress=progress)
         print(f"wrote OBB data set ({args.n} train / {n_val} val scenes): {yaml}")
         return 0
-    index = export.export_crops(args.out, args.n, n_val, args.seed, imgsz=args.size or 640,
+    index = export.export_crops(args.out, args.n, n_val, args.seed, imgsz=args.size or 1024,
                                 hard_fraction=args.hard, games=games, progress=progress)
     print(f"wrote identity crops: {index}")
     return 0

@@ -209,7 +209,7 @@ def export_crops(
     n_train: int,
     n_val: int,
     seed: int,
-    imgsz: int | None = 640,
+    imgsz: int | None = 1024,
     hard_fraction: float = 0.3,
     *,
     games: Sequence[str] = GAMES,
@@ -234,7 +234,7 @@ def export_crops(
         for i in range(n):
             s = scene_seed(seed, i, split)
             game, _, size, hard = _pick(s, imgsz, games, STAGES, None, hard_fraction)
-            stage = "faceup" if (s // 2) % 4 else "mid"
+            stage = "mid" if i % 4 == 3 else "faceup"
             scene = render_game_scene(game, stage, s, image_size=size, hard=hard,
                                       held_out_faces=held_out_faces, with_report=False)
             for c in scene.truth["cards"]:
