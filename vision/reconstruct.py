@@ -22,7 +22,7 @@ from __future__ import annotations
 import enum
 import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from vision.cards import Card, Suit
 from vision.contract import Contract
@@ -225,6 +225,9 @@ def reconstruct(observation: Observation) -> Report:
 
 class _Reconstruction:
     def __init__(self, obs: Observation) -> None:
+        if any(not isinstance(k, Seat) for k in obs.rows):  # e.g. {"N": [...]} from Python
+            obs = replace(obs, rows={Seat.from_str(str(k)) if isinstance(k, str) else Seat(k): v
+                                     for k, v in obs.rows.items()})
         self.obs = obs
         self.game = find_game(obs.game)
         self.issues: list[Issue] = []

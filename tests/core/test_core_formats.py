@@ -169,3 +169,19 @@ def test_pbn_decode_errors_carry_the_line(text: str, line: int | None, words: st
         pbn.loads(text, "f.pbn")
     assert exc.value.lineno == line
     assert words in str(exc.value) and "f.pbn" in str(exc.value)
+
+
+def test_scene_ground_truth_reads_as_its_observation() -> None:
+    obs = simulate_deal("lhombre", seed=2, n_tricks=4).observation(with_cards=False)
+    scene = {"schema": 1, "image": "x.jpg", "cards": [], "observation": observation_to_dict(obs)}
+    (back,) = loads_observations(json.dumps(scene), "x.json")
+    assert back == obs
+
+
+def test_rows_keyed_by_seat_letters_from_python() -> None:
+    from vision.record import Observation, RowEntry
+
+    obs = Observation("preferans", rows={"N": [RowEntry(Orientation.WON)],
+                                         "E": [RowEntry(Orientation.LOST)],
+                                         "S": [RowEntry(Orientation.LOST)]})
+    assert reconstruct(obs).result == {"N": 1, "E": 0, "S": 0}

@@ -257,9 +257,17 @@ def loads_observations(text: str, source: str = "<input>") -> Iterator[Observati
         return
     if isinstance(doc, list):
         for i, item in enumerate(doc, 1):
-            yield observation_from_dict(item, f"{source}[{i}]")
+            yield observation_from_dict(_unwrap(item), f"{source}[{i}]")
     else:
-        yield observation_from_dict(doc, source)
+        yield observation_from_dict(_unwrap(doc), source)
+
+
+def _unwrap(doc: Any) -> Any:
+    """A synthetic scene's ground truth (``{"image": ..., "observation": {...}}``) reads as
+    the observation it carries."""
+    if isinstance(doc, dict) and "rows" not in doc and isinstance(doc.get("observation"), dict):
+        return doc["observation"]
+    return doc
 
 
 def _looks_like_json_lines(text: str) -> bool:
@@ -284,7 +292,7 @@ def _json_lines(text: str, source: str) -> Iterator[Observation]:
         except json.JSONDecodeError as exc:
             raise ObservationFormatError(
                 f"{where}: not valid JSON: {exc.msg} (column {exc.colno})") from None
-        yield observation_from_dict(doc, where)
+        yield observation_from_dict(_unwrap(doc), where)
 
 
 def read_observations(path: str | Path) -> Iterator[Observation]:
