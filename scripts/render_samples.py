@@ -98,7 +98,7 @@ def main() -> None:
         "polygon, seat, row position, orientation, face, identity; plus the observation and the",
         "true reconstruction report). `demo_bridge_end.jpg` is the README demo photo; the",
         "`<game>_deal_end` / `<game>_deal_faceup` pairs show one deal face down and turned face up",
-        "in place.",
+        "in place. Sub-folders (such as `video/`) hold other sample sets with their own README.",
         "",
         "| file | game | stage | size | seed | cards | notes |",
         "|---|---|---|---|---|---|---|",
