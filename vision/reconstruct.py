@@ -36,9 +36,6 @@ EVIDENCE_WEIGHT = 3.0
 #: Extra weight of a revoke (rare at a real table) in the inference score.
 REVOKE_WEIGHT = 1.5
 
-#: A row is realigned (a missing, extra or swapped card) only when at least this share of its
-#: cards is known: without faces the orientations alone cannot place the gap.
-REPAIR_MIN_FACES = 0.75
 #: Trying adjacent swaps starts at this many contradictions' worth of score, and a swap is
 #: taken only when it removes at least this much (a single revoke scores 1.5, so a real revoke
 #: is never explained away as a misplaced card).
@@ -350,6 +347,10 @@ class _Reconstruction:
               repairs: tuple[tuple[str, Seat, int], ...] = ()) -> _Grid:
         n = self.n_tricks
         seats = self.seats
+        # positions past the last trick are not part of the play (and must not count as
+        # cards still held when looking for revokes)
+        cards = {s: col[:n] for s, col in cards.items()}
+        orients = {s: col[:n] for s, col in orients.items()}
         trick_cards = [{s: (cards[s][i] if i < len(cards[s]) else None) for s in seats}
                        for i in range(n)]
         trick_orients = [{s: (orients[s][i] if i < len(orients[s]) else UNKNOWN)
@@ -371,8 +372,7 @@ class _Reconstruction:
         grids = [base]
         for s in wrong_length:
             row = cards[s]
-            known = sum(c is not None for c in row)
-            if not row or known < REPAIR_MIN_FACES * len(row) or target > self.game.hand_size:
+            if not row or target > self.game.hand_size:
                 continue
             if len(row) == target - 1:
                 base.repairs += (("gap", s, len(row) + 1),)

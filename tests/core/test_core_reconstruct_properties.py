@@ -99,6 +99,10 @@ def test_dropped_card_is_a_row_length_issue(game: str, seed: int, with_cards: bo
     r = reconstruct(d.observation(with_cards=with_cards))
     row_issues = r.issues_of(IssueKind.ROW_LENGTH)
     assert [i.seat for i in row_issues] == [Seat[a["seat"]]]
+    # the row is realigned around the gap: the rest of the deal still reads right
+    assert r.result == d.result() and r.undetermined == []
+    if row_issues[0].trick is not None:
+        assert row_issues[0].trick == a["trick"]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -109,6 +113,7 @@ def test_extra_card_is_a_row_length_issue(game: str, seed: int, with_cards: bool
     (a,) = d.applied
     r = reconstruct(d.observation(with_cards=with_cards))
     assert [i.seat for i in r.issues_of(IssueKind.ROW_LENGTH)] == [Seat[a["seat"]]]
+    assert r.result == d.result() and r.undetermined == []
 
 
 @pytest.mark.parametrize("game", GAMES)
