@@ -76,7 +76,11 @@ def generate_dataset(args: argparse.Namespace) -> Path:
         return yamls[0]
     combined = Path(args.runs).resolve() / args.name / "data.yaml"
     train = [str((y.parent / "images" / "train").resolve()) for y in yamls]
-    val = [str((y.parent / "images" / "val").resolve()) for y in yamls]
+    val = [
+        str((y.parent / "images" / "val").resolve())
+        for y in yamls
+        if any((y.parent / "images" / "val").glob("*.jpg"))
+    ]
     combined.write_text(
         "path: /\n"
         f"train: {json.dumps(train)}\n"
@@ -154,7 +158,9 @@ def train(args: argparse.Namespace, data_yaml: Path) -> Path:
         seed=args.seed,
         deterministic=False,
         patience=max(10, args.epochs),
-        val=True,
+        # Validation every epoch costs minutes on 2 cores; scripts/evaluate.py measures the
+        # shipped model on held-out scenes instead (--val turns it back on).
+        val=args.val,
         verbose=True,
         # Geometry augmentation: any rotation is a valid table view; flips keep won/lost.
         degrees=args.degrees,
@@ -162,14 +168,15 @@ def train(args: argparse.Namespace, data_yaml: Path) -> Path:
         flipud=0.5,
         scale=0.35,
         translate=0.1,
-        mosaic=1.0,
+        mosaic=args.mosaic,
         cache=args.cache,
     )
     if args.hours:
         train_args["time"] = args.hours
     print("[train] ultralytics args:", train_args, flush=True)
     model.train(**train_args)
-    best = Path(args.runs).resolve() / args.name / "weights" / "best.pt"
+    weights = Path(args.runs).resolve() / args.name / "weights"
+    best = weights / "best.pt" if (weights / "best.pt").exists() else weights / "last.pt"
     if not best.exists():
         raise SystemExit(f"training finished without {best}")
     return best
@@ -197,6 +204,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--degrees", type=float, default=180.0)
     parser.add_argument("--cache", default="ram", help="ultralytics cache: ram, disk or False")
     parser.add_argument("--no-export", action="store_true")
+    parser.add_argument("--val", action="store_true", help="validate after every epoch")
+    parser.add_argument("--mosaic", type=float, default=1.0)
     parser.add_argument("--models-dir", default=str(REPO / "models"))
     args = parser.parse_args(argv)
     if args.cache == "False":
