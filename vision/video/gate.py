@@ -4,7 +4,8 @@ A still table must cost almost nothing, so every frame is reduced to a small blu
 thumbnail (about 160 px wide) and compared with the previous one (motion) and with the
 thumbnail of the last analysed frame (change). The detector runs only when the scene has been
 still for ``settle_s`` seconds after something changed, plus once every ``keepalive_s`` seconds
-so slow changes (light, a card nudged) are not missed, and at least every ``max_blind_s``
+so slow changes (light, a card nudged) are not missed, ``recheck_s`` after each change (a
+second, independent reading, so a single misreading is outvoted), and at least every ``max_blind_s``
 seconds while hands keep moving (the tracker copes with covered cards; a long blind spell
 would delay alerts). While the scene is unchanged since the
 last analysis the gate says so (``SAME``), and the tracker may count the last reading as seen
@@ -41,6 +42,7 @@ class ChangeGate:
         settle_s: float = 0.1,
         keepalive_s: float = 2.0,
         max_blind_s: float = 0.3,
+        recheck_s: float = 0.3,
         width: int = 160,
         pixel_threshold: int = 14,
         motion_fraction: float = 0.002,
@@ -49,6 +51,8 @@ class ChangeGate:
             raise TrickvisionError(f"settle_s must be >= 0 seconds, got {settle_s}")
         if keepalive_s <= 0:
             raise TrickvisionError(f"keepalive_s must be > 0 seconds, got {keepalive_s}")
+        if recheck_s < 0:
+            raise TrickvisionError(f"recheck_s must be >= 0 seconds, got {recheck_s}")
         if max_blind_s <= 0:
             raise TrickvisionError(f"max_blind_s must be > 0 seconds, got {max_blind_s}")
         if not 16 <= width <= 1024:
@@ -58,6 +62,7 @@ class ChangeGate:
         self.settle_s = settle_s
         self.keepalive_s = keepalive_s
         self.max_blind_s = max_blind_s
+        self.recheck_s = recheck_s
         self.width = width
         self.pixel_threshold = pixel_threshold
         self.motion_fraction = motion_fraction
@@ -68,6 +73,7 @@ class ChangeGate:
         self._ref: np.ndarray | None = None
         self._still_since: float | None = None
         self._moving_since: float | None = None
+        self._recheck_at: float | None = None
         self._last_analysis: float | None = None
         self.analysed = 0
         self.frames = 0
@@ -107,12 +113,17 @@ class ChangeGate:
         if self._changed(self._ref, small):
             return self._analyse(small, t) if settled else Decision.MOVING
         assert self._last_analysis is not None
-        if settled and t - self._last_analysis >= self.keepalive_s:
-            return self._analyse(small, t)
+        if self._recheck_at is not None and t >= self._recheck_at - 1e-9:
+            # a second, independent look at a changed scene: one misreading is then outvoted
+            self._recheck_at = None
+            return self._analyse(small, t, recheck=False)
+        if settled and t - self._last_analysis >= self.keepalive_s - 1e-9:
+            return self._analyse(small, t, recheck=False)
         return Decision.SAME
 
-    def _analyse(self, small: np.ndarray, t: float) -> Decision:
+    def _analyse(self, small: np.ndarray, t: float, recheck: bool = True) -> Decision:
         self._ref = small
         self._last_analysis = t
+        self._recheck_at = t + self.recheck_s if (recheck and self.recheck_s > 0) else None
         self.analysed += 1
         return Decision.ANALYSE

@@ -186,7 +186,8 @@ class VideoPipeline:
             c2 = c1
         events: list[Event] = []
         if reading is not None:
-            events = self.tracker.update(reading, frame.t)
+            events = self.tracker.update(reading, frame.t,
+                                         fresh=decision is Decision.ANALYSE)
         st.track_s += time.perf_counter() - c2
         for e in events:
             st.events += 1

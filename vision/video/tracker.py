@@ -173,6 +173,7 @@ class TableTracker:
         else:
             self.trumps = list(self.game.trump_candidates())
         self.last_t = -math.inf
+        self._fresh = True
 
     def _trick(self, k: int) -> _TrickState:
         if k not in self.tricks:
@@ -207,9 +208,15 @@ class TableTracker:
         return None if prev is None else prev.winner
 
     # ------------------------------------------------------------------ input
-    def update(self, reading: TableReading, t: float) -> list[Event]:
-        """Take one reading at time ``t`` (seconds, non-decreasing); return new events."""
+    def update(self, reading: TableReading, t: float, *, fresh: bool = True) -> list[Event]:
+        """Take one reading at time ``t`` (seconds, non-decreasing); return new events.
+
+        ``fresh=False`` says the reading is the last one again, for a frame the change gate
+        found unchanged: it extends how long things have been seen, but does not vote again
+        on what they are (a misreading must not win by being repeated).
+        """
         out: list[Event] = []
+        self._fresh = fresh
         self.last_t = max(self.last_t, t)
         faceup, rows = self._extract(reading)
         if self._check_new_deal(faceup, rows, t, out):
@@ -286,7 +293,7 @@ class TableTracker:
                 ev = self._row_ev[key] = _Evidence(first_t=t, last_t=t)
                 if o is not None:
                     ev.votes[o] += 1
-            elif o is not None:
+            elif o is not None and self._fresh:
                 ev.see(t, o)
             else:
                 ev.see(t)
@@ -345,7 +352,7 @@ class TableTracker:
             # His last card is not turned yet: this is most likely that card, seen again.
             last = self.tricks[played].plays[seat]
             if card is None or last.card is None or card == last.card:
-                if card is not None:
+                if card is not None and self._fresh:
                     last.votes[card] += 1
                     if last.card is None and not self.tricks[played].completed:
                         last.card = card
@@ -357,7 +364,10 @@ class TableTracker:
         if ev is None:
             self._face_ev[seat] = _Evidence(first_t=t, last_t=t, votes=Counter([card]))
             return
-        ev.see(t, card)
+        if self._fresh:
+            ev.see(t, card)
+        else:
+            ev.see(t)
         if played > self.row_len[seat]:
             return  # a new card while the old one is not yet turned: wait for the row
         if not self._persistent(ev):
