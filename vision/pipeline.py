@@ -28,19 +28,28 @@ from vision.table.rows import RowReader, RowSettings
 GAMES = ("bridge", "preferans", "lhombre")
 
 
-def load_image(path: str | Path) -> np.ndarray:
-    """Read a photo as BGR uint8; a clear :class:`InputFileError` for anything unusable."""
-    import cv2
-
+def read_photo_bytes(path: str | Path) -> bytes:
+    """A photo file's bytes; a clear :class:`InputFileError` when there is no usable file."""
     path = Path(path)
     if not path.exists():
         raise InputFileError(f"photo not found: {path}")
     if path.is_dir():
         raise InputFileError(f"{path} is a folder, expected an image file")
-    if path.stat().st_size == 0:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputFileError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    if not data:
         raise InputFileError(f"{path} is empty (0 bytes), expected an image file")
-    data = np.fromfile(str(path), dtype=np.uint8)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    return data
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """Read a photo as BGR uint8; a clear :class:`InputFileError` for anything unusable."""
+    import cv2
+
+    data = read_photo_bytes(path)
+    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
     if image is None:
         raise InputFileError(
             f"{path} is not an image OpenCV can read (expected a JPEG, PNG, BMP, TIFF or WebP)"
@@ -109,6 +118,53 @@ class PhotoAnalyzer:
         """Every card of one BGR photo, grouped into rows (and the trick in progress)."""
         if image is None or not hasattr(image, "shape") or image.ndim not in (2, 3):
             raise InputFileError("expected an image array (H, W, 3)")
+        reading = self._read_rows(image, 1)
+        self._read_faces(image, reading)
+        return reading
+
+    def read_encoded(self, data: bytes, source: str = "<photo>") -> TableReading:
+        """Read a JPEG/PNG/... file's bytes (card positions in the full photo's pixels).
+
+        The detector sees the photo at ``imgsz`` pixels anyway, so a large JPEG is decoded
+        at 1/2, 1/4 or 1/8 of its size directly (much faster than decoding it whole and
+        shrinking it); the full image is decoded only when face-up cards must be read.
+        """
+        import cv2
+
+        buffer = np.frombuffer(data, dtype=np.uint8)
+        factor = self._reduction(buffer)
+        flags = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2,
+                 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}[factor]
+        image = cv2.imdecode(buffer, flags)
+        if image is None:
+            raise InputFileError(
+                f"{source} is not an image OpenCV can read (expected a JPEG, PNG, BMP, TIFF "
+                "or WebP)"
+            )
+        reading = self._read_rows(image, factor)
+        if factor > 1 and self.identity_reader is not None and any(
+            c.face_up for c in reading.cards
+        ):
+            self._read_faces(cv2.imdecode(buffer, cv2.IMREAD_COLOR), reading)
+        else:
+            self._read_faces(image, reading, scale=factor)
+        return reading
+
+    def _reduction(self, buffer: np.ndarray) -> int:
+        """The largest JPEG scale factor that keeps the photo at least the network's size."""
+        if len(buffer) < 4 or not (buffer[0] == 0xFF and buffer[1] == 0xD8):
+            return 1  # only JPEG decodes faster at reduced size
+        size = _jpeg_size(buffer)
+        if size is None:
+            return 1
+        need = int(getattr(self.detector, "imgsz", 640))
+        long_side = max(size)
+        factor = 1
+        while factor < 8 and long_side / (factor * 2) >= need:
+            factor *= 2
+        return factor
+
+    def _read_rows(self, image: np.ndarray, factor: int) -> TableReading:
         detections = self.detector.detect(image)
         reading = self.rows.read(
             detections.quads,
@@ -117,10 +173,14 @@ class PhotoAnalyzer:
             image=image if image.ndim == 3 else None,
             image_size=(int(image.shape[1]), int(image.shape[0])),
         )
-        self._read_faces(image, reading)
+        if factor != 1:
+            for card in reading.cards:
+                card.quad = card.quad * factor
+            w, h = reading.image_size
+            reading.image_size = (w * factor, h * factor)
         return reading
 
-    def _read_faces(self, image: np.ndarray, reading: TableReading) -> None:
+    def _read_faces(self, image: np.ndarray, reading: TableReading, scale: int = 1) -> None:
         face_up = [c for c in reading.cards if c.face_up]
         if not face_up:
             return
@@ -133,7 +193,7 @@ class PhotoAnalyzer:
                 "is installed, so their faces were not read"
             )
             return
-        quads = np.stack([c.quad for c in face_up])
+        quads = np.stack([c.quad for c in face_up]) / scale
         game = self.game or "bridge"
         try:
             results = reader.read(image, quads, game)
@@ -167,23 +227,57 @@ class PhotoAnalyzer:
 
     def analyze(
         self,
-        image: np.ndarray,
+        image: np.ndarray | bytes,
         contract: Contract | None = None,
         *,
         dealer: Seat | None = None,
         first_leader: Seat | None = None,
     ) -> tuple[TableReading, Any]:
-        """Read one photo and reconstruct the play; returns (reading, report)."""
+        """Read one photo (array or encoded file bytes) and reconstruct the play."""
+        reading = self.read_encoded(image) if isinstance(image, bytes) else self.read(image)
+        report = self.reconstruct(reading, contract, dealer=dealer, first_leader=first_leader)
+        return reading, report
+
+    def reconstruct(
+        self,
+        reading: TableReading,
+        contract: Contract | None = None,
+        *,
+        dealer: Seat | None = None,
+        first_leader: Seat | None = None,
+    ) -> Any:
+        """The reconstruction report of a reading."""
         from vision.reconstruct import reconstruct
 
-        reading = self.read(image)
         observation = self.observation(
             reading, contract, dealer=dealer, first_leader=first_leader
         )
         if self.game is None:
-            reading.notes.append(f"game not given; read as {observation.game}")
-        report = reconstruct(observation)
-        return reading, report
+            note = f"game not given; read as {observation.game}"
+            if note not in reading.notes:
+                reading.notes.append(note)
+        return reconstruct(observation)
+
+
+def _jpeg_size(buffer: np.ndarray) -> tuple[int, int] | None:
+    """(width, height) from a JPEG's start-of-frame marker, without decoding it."""
+    data = buffer.tobytes() if len(buffer) < 1 << 16 else buffer[: 1 << 20].tobytes()
+    i = 2
+    while i + 9 < len(data):
+        if data[i] != 0xFF:
+            i += 1
+            continue
+        marker = data[i + 1]
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+            i += 2
+            continue
+        length = int.from_bytes(data[i + 2 : i + 4], "big")
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            height = int.from_bytes(data[i + 5 : i + 7], "big")
+            width = int.from_bytes(data[i + 7 : i + 9], "big")
+            return width, height
+        i += 2 + length
+    return None
 
 
 def row_entry(card: SeenCard) -> RowEntry:

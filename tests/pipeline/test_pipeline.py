@@ -57,6 +57,39 @@ def test_truth_rectangles_reproduce_the_totals(name):
     assert len(first_row[0]["polygon"]) == 4
 
 
+class ScaledTruthDetector(TruthDetector):
+    """True rectangles scaled to whatever image size it is given (like a real detector)."""
+
+    imgsz = 640
+
+    def __init__(self, truth: dict) -> None:
+        super().__init__(truth)
+        self.width = truth["width"]
+        self.seen_widths: list[int] = []
+
+    def detect(self, image: np.ndarray) -> Detections:
+        found = super().detect(image)
+        self.seen_widths.append(image.shape[1])
+        return Detections(found.quads * image.shape[1] / self.width, found.confidence,
+                          found.class_id)
+
+
+def test_large_jpeg_is_decoded_reduced_and_mapped_back():
+    image, truth = _sample("demo_bridge_end")  # 1280x960: decoded at 640x480
+    detector = ScaledTruthDetector(truth)
+    analyzer = PhotoAnalyzer(game="bridge", detector=detector, identity_reader=False)
+    data = (SAMPLES / "demo_bridge_end.jpg").read_bytes()
+    reading, report = analyzer.analyze(data)
+    assert detector.seen_widths == [640]
+    assert reading.image_size == (1280, 960)
+    true_quads = np.array([c["quad"] for c in detector.cards])
+    np.testing.assert_allclose(np.array([c.quad for c in reading.cards]), true_quads, atol=1e-6)
+    assert dict(report.result) == truth["report"]["result"]
+    png = cv2.imencode(".png", image)[1].tobytes()  # not a JPEG: decoded whole
+    analyzer.analyze(png)
+    assert detector.seen_widths[-1] == 1280
+
+
 def test_mid_game_shows_the_trick_in_progress():
     image, truth = _sample("preferans_mid_1")
     analyzer = PhotoAnalyzer(game="preferans", detector=TruthDetector(truth),

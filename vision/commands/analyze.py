@@ -98,14 +98,14 @@ def build_analyzer(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 def analyze_photo(args: argparse.Namespace, photo: str | Path) -> int:
     """Shared by ``analyze`` and ``demo``: read, reconstruct, print, write files."""
-    from vision.pipeline import full_report_dict, load_image, reading_to_dict
+    from vision.pipeline import full_report_dict, load_image, read_photo_bytes, reading_to_dict
 
     contract = parse_contract(args.contract, args.declarer)
     dealer = Seat.from_str(args.dealer) if args.dealer else None
     first = Seat.from_str(args.first_leader) if args.first_leader else None
-    image = load_image(photo)
+    image = load_image(photo)  # checks the file and gives the picture to draw on
     analyzer = build_analyzer(args)
-    reading = analyzer.read(image)
+    reading = analyzer.read_encoded(read_photo_bytes(photo), str(photo))
     stem = Path(photo).stem
     if not reading.cards:
         _write_outputs(args, stem, image, reading, None, {"photo": reading_to_dict(reading)})
@@ -126,7 +126,7 @@ def analyze_photo(args: argparse.Namespace, photo: str | Path) -> int:
         return 2
     from vision.reconstruct import reconstruct
 
-    report = reconstruct(observation)
+    report = reconstruct(observation)  # the observation above carries contract and seats
     data = full_report_dict(reading, report)
     _print(args, report, data)
     written = _write_outputs(args, stem, image, reading, report, data)
