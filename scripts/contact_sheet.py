@@ -37,13 +37,13 @@ def tile(i: int, seed: int, boxes: bool) -> np.ndarray:
     h, w = img.shape[:2]
     s = min(TILE[0] / w, TILE[1] / h)
     small = cv2.resize(img, (int(w * s), int(h * s)), interpolation=cv2.INTER_AREA)
-    out = np.full((TILE[1], TILE[0], 3), 255, np.uint8)
+    bar = 20
+    out = np.full((TILE[1] + bar, TILE[0], 3), 255, np.uint8)
     y0, x0 = (TILE[1] - small.shape[0]) // 2, (TILE[0] - small.shape[1]) // 2
     out[y0:y0 + small.shape[0], x0:x0 + small.shape[1]] = small
-    label = f"{game} {stage}{' hard' if i % 4 == 3 else ''} {w}x{h}"
-    cv2.putText(out, label, (6, TILE[1] - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 3,
-                cv2.LINE_AA)
-    cv2.putText(out, label, (6, TILE[1] - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (255, 255, 255), 1,
+    out[TILE[1]:] = 40
+    label = f"{game}, {stage}{', hard look' if i % 4 == 3 else ''}, {w}x{h}"
+    cv2.putText(out, label, (6, TILE[1] + 14), cv2.FONT_HERSHEY_SIMPLEX, 0.42, (255, 255, 255), 1,
                 cv2.LINE_AA)
     return out
 

@@ -17,6 +17,7 @@ with the same camera as the image, so they match the pixels exactly.
 from __future__ import annotations
 
 import math
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +27,13 @@ import numpy as np
 
 from vision.synth.layout import CardPlacement
 from vision.synth.style import TableStyle
-from vision.synth.textures import back_image, draw_clutter, face_image, table_background
+from vision.synth.textures import (
+    back_image,
+    draw_clutter,
+    face_image,
+    smooth_noise,
+    table_background,
+)
 
 HAND_LABEL = 255
 MAX_CARDS = 250
@@ -57,9 +64,14 @@ class CameraModel:
         if self.k1 != 0.0:
             c, R = self._centre_radius()
             d = q - c
-            r2 = (d * d).sum(1, keepdims=True) / (R * R)
+            r2 = np.minimum((d * d).sum(1, keepdims=True) / (R * R), self._r2_max())
             q = c + d * (1.0 + self.k1 * r2)
         return q
+
+    def _r2_max(self) -> float:
+        """Where the radial model stops growing: beyond it the lens would fold the plane
+        back (barrel) or blow up (pincushion); far outside the image only."""
+        return 1.0 / (3.0 * abs(self.k1)) if self.k1 != 0.0 else np.inf
 
     def _centre_radius(self) -> tuple[np.ndarray, float]:
         w, h = self.size
@@ -98,8 +110,9 @@ class CameraModel:
         dy = yy - c[1]
         # invert q_d = c + (q - c)(1 + k1 r^2) by fixed-point iteration
         ux, uy = dx.copy(), dy.copy()
+        r2_max = self._r2_max()
         for _ in range(6):
-            f = 1.0 + self.k1 * (ux * ux + uy * uy) / (R * R)
+            f = 1.0 + self.k1 * np.minimum((ux * ux + uy * uy) / (R * R), r2_max)
             ux = dx / f
             uy = dy / f
         ux += c[0]
@@ -375,8 +388,17 @@ def _draw_hand(img: np.ndarray, label: np.ndarray | None, hand: HandShape) -> No
 # --------------------------------------------------------------------------------------------
 
 
+def _card_gain(style: TableStyle, p: CardPlacement) -> float:
+    """A card's own brightness (sheen, wear): fixed per card and style, so stable in video."""
+    if style.card_sheen <= 0:
+        return 1.0
+    h = zlib.crc32(f"{style.seed}:{p.card}:{p.face_up}".encode()) / 2**32
+    return 1.0 + style.card_sheen * (2.0 * h - 1.0)
+
+
 def _paste(colour: np.ndarray, cover: np.ndarray, dark: np.ndarray, card: np.ndarray,
-           quad: np.ndarray, shadow: float, shadow_offset: tuple[float, float]) -> None:
+           quad: np.ndarray, shadow: float, shadow_offset: tuple[float, float],
+           gain: float = 1.0) -> None:
     """Blend a premultiplied BGRA card image into the card layer at ``quad`` (canvas px).
 
     The layer is premultiplied: ``colour`` (h, w, 3), ``cover`` (h, w) alpha, and ``dark``
@@ -412,7 +434,10 @@ def _paste(colour: np.ndarray, cover: np.ndarray, dark: np.ndarray, card: np.nda
     alpha = warped[..., 3].astype(np.float32) * np.float32(1 / 255.0)
     # premultiplied "over": the card's colour already carries its coverage
     c_roi *= (1.0 - alpha)[..., None]
-    c_roi += warped[..., :3]
+    if gain != 1.0:
+        c_roi += warped[..., :3].astype(np.float32) * np.float32(gain)
+    else:
+        c_roi += warped[..., :3]
     a_roi += (1.0 - a_roi) * alpha
 
 
@@ -432,7 +457,13 @@ def _light_field(style: TableStyle) -> tuple[np.ndarray, np.ndarray | None]:
     a = style.light_angle
     grad = 1.0 + style.light_gradient * 2.0 * (nx * math.cos(a) + ny * math.sin(a))
     vig = 1.0 - style.vignette * 2.0 * (nx * nx + ny * ny)
-    gain = (grad * vig * style.brightness).astype(np.float32)[..., None]
+    gain = (grad * vig * style.brightness).astype(np.float32)
+    if style.shade > 0:  # soft shadows of people and lamps: a low-frequency darkening
+        rng = np.random.default_rng([style.seed, 404])
+        blob = smooth_noise(rng, (w, h), cell=max(w, h) / float(rng.uniform(1.5, 4.0)))
+        blob = np.clip((blob - 0.45) * 3.0, 0, 1)
+        gain *= 1.0 - style.shade * blob
+    gain = gain[..., None]
     glare = None
     if style.glare > 0:
         gx, gy = style.glare_pos
@@ -511,7 +542,8 @@ def render_scene(
         q = p.quad()
         quads.append(q)
         img = face_image(style, p.card) if p.face_up else back_image(style)
-        _paste(colour, cover, dark, img, q, style.shadow, shadow_off)
+        _paste(colour, cover, dark, img, q, style.shadow, shadow_off,
+               gain=_card_gain(style, p))
         cv2.fillConvexPoly(label, np.round(q * 16).astype(np.int32), i + 1, cv2.LINE_8, 4)
     if hands is None:
         targets = [p.centre for p in ordered] if ordered else ()

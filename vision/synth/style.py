@@ -111,6 +111,8 @@ class TableStyle:
     colour_gain: tuple[float, float, float] = (1.0, 1.0, 1.0)
     brightness: float = 1.0
     shadow: float = 0.35  # shadow darkness
+    shade: float = 0.0  # soft low-frequency shadows over the scene (0 = none)
+    card_sheen: float = 0.0  # per-card brightness spread (sheen, wear)
     shadow_offset: tuple[float, float] = (2.0, 3.0)  # px on the canvas
     glare: float = 0.0  # glare strength (0 = none)
     glare_pos: tuple[float, float] = (0.5, 0.5)  # fraction of the image
@@ -281,7 +283,7 @@ def sample_table_style(
     mean_extent = 0.5 * (1.0 + s_mm / l_mm)  # along the row, in card lengths
     ov = 0.5 * (overlap[0] + overlap[1])
     row_units = (n_max - 1) * (1.0 - ov) * mean_extent + mean_extent
-    fill = float(rng.uniform(0.72, 0.95)) if not hard else float(rng.uniform(0.55, 0.95))
+    fill = float(rng.uniform(0.72, 0.95)) if not hard else float(rng.uniform(0.45, 0.95))
     half = 0.5 * m * fill
     card_long = half / (row_units / 2.0 + 1.25)
     row_distance = half - 0.62 * card_long
@@ -332,6 +334,8 @@ def sample_table_style(
         colour_gain=(float(rng.uniform(0.85, 1.15)), 1.0, float(rng.uniform(0.85, 1.15))),
         brightness=float(rng.uniform(0.65, 1.2) if hard else rng.uniform(0.8, 1.1)),
         shadow=float(rng.uniform(0.1, 0.5)),
+        shade=float(rng.uniform(0.1, 0.45)) if rng.random() < 0.3 else 0.0,
+        card_sheen=float(rng.uniform(0.0, 0.08)),
         shadow_offset=(float(rng.normal(0, 0.03)) * card_long, float(rng.normal(0, 0.03)) *
                        card_long),
         glare=glare,
@@ -379,7 +383,8 @@ def plain_table_style(
         table_centre=(image_size[0] / 2, image_size[1] / 2),
         row_curve=0.0, row_jitter=0.0, angle_jitter=0.0, row_angle=0.0, sloppy=0.0,
         light_gradient=0.0, vignette=0.0, colour_gain=(1.0, 1.0, 1.0), brightness=1.0,
-        shadow=0.0, glare=0.0, camera=camera or CameraStyle(), blur=0.0, motion_blur=0.0,
+        shadow=0.0, shade=0.0, card_sheen=0.0, glare=0.0, camera=camera or CameraStyle(),
+        blur=0.0, motion_blur=0.0,
         noise=0.0, jpeg_quality=95, grey=False, table_edge=0.0, clutter=0, hands=0,
         hard=False,
     )
