@@ -186,9 +186,8 @@ class RowReader:
             image_centre = self.frame.to_table(np.array([image_size[0] / 2, image_size[1] / 2]))
             narrow = (hi - lo) < 2 * long_
             centre = np.where(narrow, image_centre, centre)
-        for _ in range(2):
-            piece_seat = [self._piece_seat(geo, p, centre) for p in pieces]
-            centre = self._refine_centre(geo, pieces, piece_seat, centre)
+        piece_seat = [self._piece_seat(geo, p, centre) for p in pieces]
+        centre = self._refine_centre(geo, pieces, piece_seat, centre)
         pieces = self._split_corners(geo, pieces, np.where(narrow, centre, (lo + hi) / 2))
         for _ in range(2):
             piece_seat = [self._piece_seat(geo, p, centre) for p in pieces]
@@ -239,13 +238,13 @@ class RowReader:
         for seat in sorted(orders):
             order = orders[seat]
             normal = self._row_normal(geo, order, seat)
-            for pos, i in enumerate(order, start=1):
+            orients, confs = self._orientations(geo, order, normal, confidence[order])
+            for pos, (i, orient, conf) in enumerate(zip(order, orients, confs, strict=True), 1):
                 card = cards[i]
                 card.seat = seat
                 card.row_position = pos
-                orient, conf = self._orientation(geo, i, normal, confidence[i])
                 card.orientation = orient
-                card.orientation_confidence = conf
+                card.orientation_confidence = float(conf)
             reading.rows[seat] = [cards[i] for i in order]
         if len(reading.rows) == 1:
             reading.notes.append(
@@ -417,19 +416,28 @@ class RowReader:
                     return normal
         return toward
 
-    def _orientation(
-        self, geo: CardGeometry, i: int, normal: np.ndarray, det_conf: float
-    ) -> tuple[Orientation, float]:
-        cos = abs(float(geo.long_axis[i] @ normal))
-        cos = min(cos, 1.0)
+    def _orientations(
+        self, geo: CardGeometry, idx: list[int], normal: np.ndarray, det_conf: np.ndarray
+    ) -> tuple[list[Orientation], np.ndarray]:
+        """Won/lost of a row's cards against the row's normal, with a confidence each.
+
+        The confidence is the weakest of three margins: how far the card is from 45 degrees,
+        how clearly its box is oblong rather than square, and the detector's score.
+        """
+        cos = np.clip(np.abs(geo.long_axis[idx] @ normal), 0.0, 1.0)
         angle = np.degrees(np.arccos(cos))  # 0: points at the player, 90: along the row
-        angle_margin = abs(angle - 45.0) / 45.0
-        aspect_margin = float(np.clip((geo.aspect[i] - 1.0) / (CARD_ASPECT - 1.0) * 1.5, 0, 1))
-        det_margin = float(np.clip(det_conf / 0.6, 0, 1))
-        conf = float(min(angle_margin, aspect_margin, det_margin))
-        if conf < self.settings.min_confidence:
-            return Orientation.UNKNOWN, conf
-        return (Orientation.WON if angle < 45.0 else Orientation.LOST), conf
+        # cards lie sloppily: up to ~30 degrees off still reads, beyond that it is unknown
+        angle_margin = np.clip(np.abs(angle - 45.0) / 45.0 * 1.5, 0, 1)
+        aspect_margin = np.clip((geo.aspect[idx] - 1.0) / (CARD_ASPECT - 1.0) * 1.5, 0, 1)
+        det_margin = np.clip(np.asarray(det_conf, dtype=np.float64) / 0.6, 0, 1)
+        conf = np.minimum(np.minimum(angle_margin, aspect_margin), det_margin)
+        out = [
+            Orientation.UNKNOWN
+            if c < self.settings.min_confidence
+            else (Orientation.WON if a < 45.0 else Orientation.LOST)
+            for a, c in zip(angle, conf, strict=True)
+        ]
+        return out, conf
 
 
 def which_on_top(
