@@ -13,7 +13,14 @@ Layers (each reusable on its own, e.g. by the video renderer):
 - :mod:`vision.synth.export` - OBB detection sets, identity crops, scene folders.
 """
 
-from vision.synth.layout import STAGES, CardPlacement, card_quad, layout_rows
+from vision.synth.layout import (
+    STAGES,
+    CardPlacement,
+    card_quad,
+    layout_current_trick,
+    layout_row,
+    layout_rows,
+)
 from vision.synth.render import CameraModel, HandShape, camera_model, render_scene, sample_hands
 from vision.synth.scene import Scene, render_game_scene, write_scene
 from vision.synth.style import (
@@ -27,6 +34,7 @@ from vision.synth.style import (
 
 __all__ = [
     "STAGES", "BackStyle", "CameraModel", "CameraStyle", "CardPlacement", "HandShape", "Scene",
-    "StyleError", "TableStyle", "camera_model", "card_quad", "layout_rows", "plain_table_style",
+    "StyleError", "TableStyle", "camera_model", "card_quad", "layout_current_trick", "layout_row",
+    "layout_rows", "plain_table_style",
     "render_game_scene", "render_scene", "sample_hands", "sample_table_style", "write_scene",
 ]

@@ -140,9 +140,10 @@ def export_obb_dataset(
         raise TrickvisionError(f"scene counts must be >= 0, got train={n_train} val={n_val}")
     if not 0.0 <= hard_fraction <= 1.0:
         raise TrickvisionError(f"hard_fraction must be within 0..1, got {hard_fraction}")
-    for s in stages:
-        if s not in STAGES:
-            raise TrickvisionError(f"unknown stage {s!r} (expected one of {', '.join(STAGES)})")
+    for stage in stages:
+        if stage not in STAGES:
+            raise TrickvisionError(
+                f"unknown stage {stage!r} (expected one of {', '.join(STAGES)})")
     out = _check_out(out_dir)
     report = progress if callable(progress) else (_progress if progress else None)
     total = n_train + n_val
@@ -198,7 +199,8 @@ def rectify_card(image: np.ndarray, quad: Sequence[Sequence[float]],
     """The card inside ``quad`` (its own TL TR BR BL order) warped to an upright portrait."""
     w, h = size
     src = np.asarray(quad, np.float32)
-    dst = np.float32([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5], [-0.5, h - 0.5]])
+    dst = np.array([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5], [-0.5, h - 0.5]],
+                   np.float32)
     M = cv2.getPerspectiveTransform(src, dst)
     return cv2.warpPerspective(image, M, (w, h), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)

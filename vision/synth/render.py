@@ -427,7 +427,7 @@ def _paste(colour: np.ndarray, cover: np.ndarray, dark: np.ndarray, card: np.nda
         c_roi *= keep[..., None]
         dark[y0:y1, x0:x1] *= keep
     h, w = card.shape[:2]
-    src = np.float32([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5]])
+    src = np.array([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5]], np.float32)
     M = cv2.getAffineTransform(src, local[:3].astype(np.float32))
     warped = cv2.warpAffine(card, M, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))

@@ -60,11 +60,11 @@ def observation_dict(deal: SimulatedDeal, with_cards: bool) -> dict[str, Any]:
     """The deal's observation as contract-4 JSON (the core's serializer when present)."""
     obs = deal.observation(with_cards=with_cards)
     try:
-        from vision.notation.json_format import observation_to_dict
-    except ImportError:
-        observation_to_dict = None
-    if observation_to_dict is not None:
-        return observation_to_dict(obs)
+        from vision.notation import json_format
+    except ImportError:  # pragma: no cover - the core's serializer is part of the package
+        json_format = None  # type: ignore[assignment]
+    if json_format is not None:
+        return json_format.observation_to_dict(obs)
     d: dict[str, Any] = {"schema": 1, "game": obs.game}
     if obs.dealer is not None:
         d["dealer"] = obs.dealer.name
