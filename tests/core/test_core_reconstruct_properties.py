@@ -128,3 +128,24 @@ def test_forced_revoke_is_reported(game: str, seed: int) -> None:
         [(IssueKind.REVOKE, Seat[a["seat"]], a["trick"])]
     # the trick still goes to whoever won it as played
     assert [t.winner for t in r.tricks] == [t.winner for t in d.tricks]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@SETTINGS
+@given(seed=seeds, seen=st.floats(min_value=0.0, max_value=1.0),
+       told=st.booleans())
+def test_some_faces_seen_still_give_the_truth(game: str, seed: int, seen: float,
+                                              told: bool) -> None:
+    """Only part of the faces read (and maybe no contract or dealer): still exact, no issue."""
+    import random
+
+    from vision.record import RowEntry
+
+    d = simulate_deal(game, seed=seed)
+    rng = random.Random(seed)
+    obs = d.observation(with_contract=told, with_dealer=told, with_first_leader=told)
+    obs.rows = {s: [RowEntry(e.orientation, e.card if rng.random() < seen else None)
+                    for e in row] for s, row in obs.rows.items()}
+    r = reconstruct(obs)
+    assert r.issues == [] and r.undetermined == []
+    assert r.result == d.result()
