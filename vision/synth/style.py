@@ -283,7 +283,7 @@ def sample_table_style(
     mean_extent = 0.5 * (1.0 + s_mm / l_mm)  # along the row, in card lengths
     ov = 0.5 * (overlap[0] + overlap[1])
     row_units = (n_max - 1) * (1.0 - ov) * mean_extent + mean_extent
-    fill = float(rng.uniform(0.72, 0.95)) if not hard else float(rng.uniform(0.45, 0.95))
+    fill = float(rng.uniform(0.72, 0.95)) if not hard else float(rng.uniform(0.5, 0.95))
     half = 0.5 * m * fill
     card_long = half / (row_units / 2.0 + 1.25)
     row_distance = half - 0.62 * card_long
