@@ -178,12 +178,13 @@ def test_occlusion_tells_the_top_card():
 
 
 def test_row_laid_from_the_right_is_read_in_laying_order():
-    quads = np.array(make_row(Seat.S, "WLWWL"))
+    """Clear borders show that every card lies under its right neighbour: reversed."""
+    quads = np.array(make_row(Seat.S, "WLWWLLW"))
     others, _ = make_table({Seat.N: "LWLLW", Seat.E: "WLWWL", Seat.W: "LWLLW"})
     # draw South's row right-to-left: the right-most card is the first one laid
     image = draw(np.concatenate([others, quads[::-1]]))
     all_quads = np.concatenate([others, quads])
     reading = RowReader().read(all_quads, np.zeros(len(all_quads), bool),
                                np.ones(len(all_quads)), image=image)
-    assert rows_as_text(reading)[Seat.S] == "LWWLW"
+    assert rows_as_text(reading)[Seat.S] == "WLLWWLW"
     assert any("row S" in n for n in reading.notes)

@@ -259,6 +259,13 @@ class RowReader:
         pts = geo.centers[piece]
         mid = pts.mean(axis=0)
         offset = mid - centre
+        if len(piece) == 2:
+            # two overlapping cards of a row are displaced along the row
+            step = pts[1] - pts[0]
+            if abs(step[0]) > 2 * abs(step[1]):
+                return Seat.S if offset[1] > 0 else Seat.N
+            if abs(step[1]) > 2 * abs(step[0]):
+                return Seat.E if offset[0] > 0 else Seat.W
         if len(piece) >= 3:
             # a row's line: horizontal rows are N/S, vertical ones W/E
             cov = np.cov((pts - mid).T)
@@ -371,10 +378,10 @@ class RowReader:
             mine = np.array([p[0] == seat for p in pairs])
             # Reversing a row is drastic: only on clear, near-unanimous evidence from at least
             # half of its overlaps (backs without a border show their edges poorly).
-            sure = mine & (clarity >= 0.4)
+            sure = mine & (clarity >= 0.5)
             n_sure = int(sure.sum())
             reversed_votes = int((sure & (top == 0)).sum())
-            if n_sure >= max(3, 0.5 * mine.sum()) and reversed_votes >= 0.85 * n_sure:
+            if n_sure >= max(4, 0.5 * mine.sum()) and reversed_votes >= 0.9 * n_sure:
                 reading.notes.append(
                     f"row {seat.name}: each card lies under its right-hand neighbour, so the "
                     "row was laid from the player's right; read in the order the cards were laid"
