@@ -26,6 +26,7 @@ import shutil
 import subprocess
 import sys
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -171,8 +172,19 @@ def train(args: argparse.Namespace, data_yaml: Path) -> Path:
         mosaic=args.mosaic,
         cache=args.cache,
     )
-    if args.hours:
-        train_args["time"] = args.hours
+    hours = args.hours
+    if args.deadline:
+        # the lock may have been held by others for a while: fit the run to the wall clock
+        now = datetime.now(timezone.utc)
+        hh, mm = (int(v) for v in args.deadline.split(":"))
+        end = now.replace(hour=hh, minute=mm, second=0, microsecond=0)
+        left = (end - now).total_seconds() / 3600 - 0.04  # caching and the final validation
+        hours = min(hours, left) if hours else left
+        print(f"[train] deadline {args.deadline} UTC: training for {hours:.2f} h", flush=True)
+        if hours < 0.05:
+            raise SystemExit("[train] no time left before the deadline")
+    if hours:
+        train_args["time"] = hours
     print("[train] ultralytics args:", train_args, flush=True)
     model.train(**train_args)
     weights = Path(args.runs).resolve() / args.name / "weights"
@@ -198,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--imgsz", type=int, default=640)
     parser.add_argument("--epochs", type=int, default=40)
     parser.add_argument("--hours", type=float, default=0.0, help="wall-clock cap (ultralytics)")
+    parser.add_argument("--deadline", default="", help="HH:MM UTC by which training must end")
     parser.add_argument("--batch", type=int, default=8)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--close-mosaic", type=int, default=None)
