@@ -87,6 +87,7 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str)
     identity = Counter()
     per_stage: dict[str, Counter] = {}
     failures: list[dict] = []
+    wrong_cards: list[dict] = []
     t0 = time.time()
     for scene in scenes:
         truth = scene.truth
@@ -133,6 +134,15 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str)
                 st["orientation_right"] += 1
             elif got in ("won", "lost"):
                 stats["confident_wrong"] += 1
+                if len(wrong_cards) < 30:
+                    seen = reading.cards[m[ti]]
+                    wrong_cards.append({
+                        "seed": truth["seed"], "seat": c["seat"], "position": c["row_position"],
+                        "true": true_o, "read": got,
+                        "read_seat": None if seen.seat is None else seen.seat.name,
+                        "read_position": seen.row_position,
+                        "confidence": round(seen.orientation_confidence, 3),
+                    })
             if got != true_o:
                 photo_ok = False
         # rows with the exact number of cards
@@ -184,6 +194,7 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str)
         "identity": dict(identity),
         "seconds": round(seconds, 1),
         "failures": failures,
+        "confident_wrong_cards": wrong_cards,
     }
     if identity["face_up_row_cards"]:
         summary["identity_accuracy"] = identity["right"] / identity["face_up_row_cards"]
@@ -265,7 +276,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.oracle:
             summary["set"] += " (true rectangles)"
         summaries.append(summary)
-        printable = {k: v for k, v in summary.items() if k != "failures"}
+        printable = {
+            k: v for k, v in summary.items() if k not in ("failures", "confident_wrong_cards")
+        }
         print(json.dumps(printable, indent=2), flush=True)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
