@@ -256,6 +256,7 @@ class LiveSource:
         self._failed = False
         self._stop = threading.Event()
         self._cond = threading.Condition()
+        self._thread: threading.Thread | None = None
 
     def _open(self) -> cv2.VideoCapture:
         if isinstance(self.target, int):
@@ -270,18 +271,23 @@ class LiveSource:
         return cap
 
     def _reader(self) -> None:
-        while not self._stop.is_set():
-            ok, image = self._cap.read()
-            with self._cond:
-                if not ok:
-                    self._failed = True
+        # The thread owns the capture: releasing it while a read is in progress would crash.
+        try:
+            while not self._stop.is_set():
+                ok, image = self._cap.read()
+                with self._cond:
+                    if not ok:
+                        self._failed = True
+                        self._cond.notify_all()
+                        return
+                    self._latest = (image, self.clock())
                     self._cond.notify_all()
-                    return
-                self._latest = (image, self.clock())
-                self._cond.notify_all()
+        finally:
+            self._cap.release()
 
     def __iter__(self) -> Iterator[Frame]:
         thread = threading.Thread(target=self._reader, name="trickvision-capture", daemon=True)
+        self._thread = thread
         thread.start()
         index = 0
         try:
@@ -304,8 +310,13 @@ class LiveSource:
             self.close()
 
     def close(self) -> None:
+        """Stop reading; the capture is released by the reader thread when it stops."""
         self._stop.set()
-        self._cap.release()
+        thread = self._thread
+        if thread is None:
+            self._cap.release()
+        elif thread is not threading.current_thread():
+            thread.join(timeout=2.0)
 
 
 class Shifted:
