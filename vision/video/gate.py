@@ -80,6 +80,10 @@ class ChangeGate:
 
     def thumbnail(self, image: np.ndarray) -> np.ndarray:
         h, w = image.shape[:2]
+        step = max(1, w // (3 * self.width))
+        if step > 1:  # every step-th pixel first: each thumbnail pixel still averages ~9
+            image = image[::step, ::step]
+            h, w = image.shape[:2]
         tw = min(self.width, w)
         th = max(1, round(h * tw / w))
         small = cv2.resize(image, (tw, th), interpolation=cv2.INTER_AREA)
