@@ -42,7 +42,9 @@ def _sample(name: str) -> tuple[np.ndarray, dict]:
 
 
 @pytest.mark.parametrize(
-    "name", ["demo_bridge_end", "bridge_end_2", "lhombre_end_1", "preferans_mid_1"]
+    "name",
+    ["demo_bridge_end", "bridge_end_2", "lhombre_end_1", "preferans_mid_1",
+     "lhombre_end_loose", "preferans_mid_loose"],
 )
 def test_truth_rectangles_reproduce_the_totals(name):
     image, truth = _sample(name)
@@ -88,6 +90,19 @@ def test_large_jpeg_is_decoded_reduced_and_mapped_back():
     png = cv2.imencode(".png", image)[1].tobytes()  # not a JPEG: decoded whole
     analyzer.analyze(png)
     assert detector.seen_widths[-1] == 1280
+
+
+def test_talon_and_piles_stay_out_of_the_rows():
+    image, truth = _sample("lhombre_end_loose")
+    analyzer = PhotoAnalyzer(game="lhombre", detector=TruthDetector(truth), identity_reader=False)
+    reading = analyzer.read(image)
+    rows = {s.name: len(r) for s, r in reading.rows.items()}
+    expected: dict[str, int] = {}
+    for c in truth["cards"]:
+        if c["row_position"] is not None and c["visible_fraction"] >= 0.1:
+            expected[c["seat"]] = expected.get(c["seat"], 0) + 1
+    assert rows == expected
+    assert any("outside the rows" in n for n in reading.notes)
 
 
 def test_mid_game_shows_the_trick_in_progress():

@@ -189,9 +189,30 @@ class RowReader:
         piece_seat = [self._piece_seat(geo, p, centre) for p in pieces]
         centre = self._refine_centre(geo, pieces, piece_seat, centre)
         pieces = self._split_corners(geo, pieces, np.where(narrow, centre, (lo + hi) / 2))
+        pieces, loose = self._set_aside_loose(geo, pieces, face_up, short)
         for _ in range(2):
             piece_seat = [self._piece_seat(geo, p, centre) for p in pieces]
             centre = self._refine_centre(geo, pieces, piece_seat, centre)
+        # Rows lie at the table's edge: a face-down group in the middle (the talon, a pile)
+        # is not one.
+        depth = [float(np.mean((geo.centers[p] - centre) @ TOWARD[t])) for p, t in
+                 zip(pieces, piece_seat, strict=True)]
+        row_like = [d for p, d in zip(pieces, depth, strict=True) if len(p) >= 3]
+        if row_like:
+            typical = float(np.median(row_like))
+            inner = [
+                k for k, p in enumerate(pieces)
+                if depth[k] < 0.55 * typical and not (len(p) == 1 and face_up[p[0]])
+            ]
+            for k in inner:
+                loose.extend(pieces[k])
+            pieces = [p for k, p in enumerate(pieces) if k not in inner]
+            piece_seat = [t for k, t in enumerate(piece_seat) if k not in inner]
+        if loose:
+            reading.notes.append(
+                f"{len(loose)} card(s) lie outside the rows (a pile such as the talon, an "
+                "exposed hand such as dummy's, or stray cards) and were left out"
+            )
 
         # Current trick: lone face-up cards lying off their side's row line, toward the centre.
         row_points: dict[Seat, list[int]] = {}
@@ -276,6 +297,34 @@ class RowReader:
                     return Seat.S if offset[1] > 0 else Seat.N
                 return Seat.E if offset[0] > 0 else Seat.W
         return _side_of(offset)
+
+    @staticmethod
+    def _set_aside_loose(
+        geo: CardGeometry, pieces: list[list[int]], face_up: np.ndarray, short: float
+    ) -> tuple[list[list[int]], list[int]]:
+        """Separate groups that are not rows: piles and exposed hands.
+
+        A pile (talon, a stack of cards) has its cards on top of each other rather than
+        shifted along a line; an exposed hand (dummy's cards in columns) is a group of
+        several face-up cards while the rows lie face down. Single face-up cards stay: they
+        may be the trick in progress.
+        """
+        mostly_down = float(np.mean(~face_up)) >= 0.5
+        keep: list[list[int]] = []
+        loose: list[int] = []
+        for p in pieces:
+            if len(p) >= 2:
+                pts = geo.centers[p]
+                d = np.linalg.norm(pts[:, None] - pts[None], axis=-1)
+                np.fill_diagonal(d, np.inf)
+                if float(np.median(d.min(axis=1))) < 0.2 * short:
+                    loose.extend(p)
+                    continue
+                if mostly_down and face_up[p].mean() > 0.5:
+                    loose.extend(p)
+                    continue
+            keep.append(p)
+        return keep, loose
 
     @staticmethod
     def _split_corners(
@@ -506,9 +555,12 @@ def _inside(points: np.ndarray, quads: np.ndarray) -> np.ndarray:
 
 
 def _sample(image: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """Grey value (mean of the channels) at the nearest pixel of each point (..., 2)."""
+    """Grey value (sum of the channels) at the nearest pixel of each point (..., 2)."""
     h, w = image.shape[:2]
-    x = np.clip(np.round(pts[..., 0]).astype(np.int64), 0, w - 1)
-    y = np.clip(np.round(pts[..., 1]).astype(np.int64), 0, h - 1)
-    values = image[y, x].astype(np.float64)
-    return values.mean(axis=-1) if values.ndim == pts.ndim else values
+    x = np.clip(np.rint(pts[..., 0]).astype(np.int64), 0, w - 1)
+    y = np.clip(np.rint(pts[..., 1]).astype(np.int64), 0, h - 1)
+    flat = y * w + x
+    if image.ndim == 2:
+        return image.reshape(-1)[flat].astype(np.float64)
+    pixels = image.reshape(-1, image.shape[2])[flat.reshape(-1)]
+    return pixels.sum(axis=-1, dtype=np.float64).reshape(flat.shape) / image.shape[2]
