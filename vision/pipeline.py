@@ -87,7 +87,12 @@ class PhotoAnalyzer:
         if isinstance(calibration, (str, Path)):
             calibration = Calibration.load(calibration)
         self.frame = TableFrame(south=south, calibration=calibration)
-        self.rows = RowReader(self.frame, row_settings)
+        players = None
+        if game is not None:
+            from vision.games import find_game
+
+            players = find_game(game).n_players
+        self.rows = RowReader(self.frame, row_settings, players=players)
         if detector is None:
             from vision.detect.onnx_detector import CardDetector
 

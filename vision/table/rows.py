@@ -135,10 +135,12 @@ class RowReader:
         frame: TableFrame | None = None,
         settings: RowSettings | None = None,
         seats: Sequence[Seat] | None = None,
+        players: int | None = None,
     ) -> None:
         self.frame = frame or TableFrame()
         self.settings = settings or RowSettings()
         self.seats = tuple(seats) if seats is not None else None
+        self.players = players
 
     def read(
         self,
@@ -252,6 +254,18 @@ class RowReader:
                         "player of this game sits; left out of the rows"
                     )
                     del seat_members[seat]
+        if self.players is not None and len(seat_members) > self.players:
+            # a three-handed game: the fourth side's few cards are not a player's row
+            by_size = sorted(seat_members, key=lambda t: len(seat_members[t]))
+            others = [len(seat_members[t]) for t in by_size[1:]]
+            smallest = by_size[0]
+            if len(seat_members[smallest]) <= 0.5 * float(np.median(others)):
+                reading.notes.append(
+                    f"{len(seat_members[smallest])} card(s) on the {smallest.name} side of a "
+                    f"{self.players}-player table: not a row, left out"
+                )
+                for i in seat_members.pop(smallest):
+                    cards[i].seat = None
 
         orders = self._orders(
             geo, seat_members, quads, face_up, image if s.check_occlusion else None, reading
