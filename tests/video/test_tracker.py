@@ -195,3 +195,18 @@ def test_bridge_outputs_report_and_pbn(tmp_path):  # type: ignore[no-untyped-def
 
     report = json.loads(paths["report"].read_text())
     assert [t["winner"] for t in report["tricks"][:2]] == [t.winner.name for t in d.tricks[:2]]
+
+
+def test_detector_like_errors_are_absorbed(lhombre_game):  # type: ignore[no-untyped-def]
+    """Cards missed in 10 % of readings, 5 % of faces misread, 3 % of orientations flipped:
+    persistence and voting still give the true play."""
+    from vision.video.pipeline import ReadingNoise
+
+    g = lhombre_game
+    fps = g.script.fps
+    noise = ReadingNoise(miss=0.10, misread=0.05, flip=0.03, seed=1)
+    pipeline = VideoPipeline(TruthAnalyzer(g.truth, fps, noise=noise),
+                             _tracker(g.script, fps), gate=ChangeGate())
+    found = pipeline.run(g.source_frames())
+    score = score_events(g.script.events, found)
+    assert score.perfect, score.summary()

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from vision.cards import Card
+from vision.cards import BRIDGE_DECK, Card
 from vision.errors import TrickvisionError
 from vision.record import Observation, Orientation, RowEntry
 from vision.seats import Seat
@@ -33,6 +33,7 @@ from vision.video.sources import Frame
 from vision.video.tracker import TableTracker
 
 EventSink = Callable[[Event, float], None]
+_DECK: tuple[Card, ...] = tuple(BRIDGE_DECK)
 
 
 class FrameAnalyzer(Protocol):
@@ -53,6 +54,18 @@ class PhotoAnalyzerAdapter:
         return self.inner.read(image)
 
 
+@dataclass(frozen=True)
+class ReadingNoise:
+    """Detector-like errors added to truth readings, per card and reading: a card not found
+    (``miss``), a face read as a random other card (``misread``), an orientation flipped
+    (``flip``). For testing that the tracker's persistence and voting absorb them."""
+
+    miss: float = 0.0
+    misread: float = 0.0
+    flip: float = 0.0
+    seed: int = 0
+
+
 class TruthAnalyzer:
     """Readings from rendered ground truth, as a perfect (but not clairvoyant) analyser.
 
@@ -63,13 +76,16 @@ class TruthAnalyzer:
     """
 
     def __init__(self, frames: Mapping[int, list[dict[str, Any]]], fps: float, *,
-                 min_visible: float = 0.2, min_face_visible: float = 0.5) -> None:
+                 min_visible: float = 0.2, min_face_visible: float = 0.5,
+                 noise: ReadingNoise | None = None) -> None:
         if fps <= 0:
             raise TrickvisionError(f"fps must be > 0, got {fps}")
         self.frames = frames
         self.fps = fps
         self.min_visible = min_visible
         self.min_face_visible = min_face_visible
+        self.noise = noise
+        self._rng = np.random.default_rng(noise.seed if noise else 0)
 
     @classmethod
     def from_file(cls, path: str, fps: float, **kw: Any) -> TruthAnalyzer:
@@ -88,16 +104,23 @@ class TruthAnalyzer:
     def reading(self, cards: Iterable[dict[str, Any]], size: tuple[int, int] = (0, 0)
                 ) -> TableReading:
         out = TableReading(image_size=size)
+        noise, rng = self.noise, self._rng
         for c in cards:
             frac = float(c.get("visible_fraction", 1.0))
             if frac < self.min_visible:
+                continue
+            if noise is not None and rng.random() < noise.miss:
                 continue
             seat = Seat.from_str(c["seat"]) if c.get("seat") else None
             face_up = bool(c["face_up"])
             card = None
             if face_up and frac >= self.min_face_visible and c.get("card"):
                 card = Card.from_str(c["card"])
+                if noise is not None and rng.random() < noise.misread:
+                    card = _DECK[int(rng.integers(len(_DECK)))]
             o = c.get("orientation")
+            if o and noise is not None and rng.random() < noise.flip:
+                o = "lost" if o == "won" else "won"
             sc = SeenCard(
                 quad=np.asarray(c["quad"], np.float32).reshape(4, 2),
                 face_up=face_up,

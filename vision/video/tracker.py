@@ -64,13 +64,20 @@ class _Evidence:
         if vote is not _UNSET:
             self.votes[vote] += 1
 
+    def _known(self) -> list[tuple[object, int]]:
+        return sorted(((v, n) for v, n in self.votes.items()
+                       if v is not None and v is not Orientation.UNKNOWN),
+                      key=lambda kv: kv[1], reverse=True)
+
     def best(self) -> object:
-        """The most frequent vote, preferring a real value over None on ties."""
-        if not self.votes:
-            return None
-        ranked = sorted(self.votes.items(), key=lambda kv: (kv[1], kv[0] is not None),
-                        reverse=True)
-        return ranked[0][0]
+        """The most frequent known vote (None when nothing known was read)."""
+        known = self._known()
+        return known[0][0] if known else None
+
+    def decided(self) -> bool:
+        """True unless two known values are tied for the most votes (wait for another look)."""
+        known = self._known()
+        return len(known) < 2 or known[0][1] > known[1][1]
 
 
 @dataclass
@@ -81,6 +88,7 @@ class _Play:
 
 
 def _majority(play: _Play) -> Card | None:
+    """The identity read most often while the card lay face up (ties keep the first)."""
     if not play.votes:
         return play.card
     best, n = play.votes.most_common(1)[0]
@@ -301,10 +309,10 @@ class TableTracker:
         while True:
             pos = self.row_len[seat] + 1
             ev = self._row_ev.get((seat, pos))
-            if ev is None or not self._persistent(ev):
+            if ev is None or not self._persistent(ev) or not ev.decided():
                 break
-            votes = Counter({o: n for o, n in ev.votes.items() if o is not Orientation.UNKNOWN})
-            orientation = votes.most_common(1)[0][0] if votes else Orientation.UNKNOWN
+            best = ev.best()
+            orientation = best if isinstance(best, Orientation) else Orientation.UNKNOWN
             del self._row_ev[(seat, pos)]
             self.row_len[seat] = pos
             self._on_turned(seat, pos, orientation, ev.first_t, t, out)
@@ -349,17 +357,21 @@ class TableTracker:
     def _see_faceup(self, seat: Seat, card: Card | None, t: float, out: list[Event]) -> None:
         played = self.plays_of(seat)
         if played > self.row_len[seat]:
-            # His last card is not turned yet: this is most likely that card, seen again.
+            # His last card is not turned yet: this is most likely that card, seen again; its
+            # identity is the majority of all readings (a misreading is outvoted).
             last = self.tricks[played].plays[seat]
+            if card is not None and self._fresh:
+                last.votes[card] += 1
+                if last.card is None and not self.tricks[played].completed:
+                    last.card = card
             if card is None or last.card is None or card == last.card:
-                if card is not None and self._fresh:
-                    last.votes[card] += 1
-                    if last.card is None and not self.tricks[played].completed:
-                        last.card = card
                 return
-        if card is not None and any(p.card == card for tr in self.tricks.values()
-                                    for s, p in tr.plays.items() if s == seat):
+        if card is not None and any(p.card == card for k, tr in self.tricks.items()
+                                    for s, p in tr.plays.items() if s == seat and k < played):
             return  # a card he has already played: a misreading, not a new play
+        if card is not None and played > self.row_len[seat] and \
+                self.tricks[played].plays[seat].card == card:
+            return
         ev = self._face_ev.get(seat)
         if ev is None:
             self._face_ev[seat] = _Evidence(first_t=t, last_t=t, votes=Counter([card]))
@@ -370,7 +382,7 @@ class TableTracker:
             ev.see(t)
         if played > self.row_len[seat]:
             return  # a new card while the old one is not yet turned: wait for the row
-        if not self._persistent(ev):
+        if not self._persistent(ev) or not ev.decided():
             return
         best = ev.best()
         del self._face_ev[seat]
