@@ -481,6 +481,8 @@ class TableTracker:
         if source == "rules":
             for seat in tr.turned:
                 self._check_orientation(tr, seat, out)
+        for seat in order:  # a face read only after it was laid may prove an earlier revoke
+            self._check_revokes(seat, t_done, out)
 
     def _winner_from_rows(self, tr: _TrickState, order: list[Seat],
                           cards: list[Card | None]) -> Seat | None:
@@ -557,14 +559,14 @@ class TableTracker:
 
     def _check_revokes(self, seat: Seat, t: float, out: list[Event]) -> None:
         """A later card of the suit led proves a revoke in an earlier trick."""
-        mine = sorted((k, tr.plays[seat].card) for k, tr in self.tricks.items()
-                      if seat in tr.plays and tr.plays[seat].card is not None)
+        mine = sorted((k, _majority(tr.plays[seat])) for k, tr in self.tricks.items()
+                      if seat in tr.plays and _majority(tr.plays[seat]) is not None)
         for k, card in mine:
             tr = self.tricks[k]
             if not tr.completed or tr.leader is None or self.seats is None:
                 continue
             order = self.game.play_order(tr.leader, self.seats)
-            before = [tr.plays[s].card for s in order[:order.index(seat)]]
+            before = [_majority(tr.plays[s]) for s in order[:order.index(seat)]]
             if not before or any(c is None for c in before):
                 continue
             hand = [card] + [c for j, c in mine if j > k]
