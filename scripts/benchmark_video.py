@@ -208,7 +208,7 @@ def live_latency(path: Path, kind: str) -> dict[str, Any]:
             "tricks_turned": len(turn_lat), "tricks_true": len(turned)}
 
 
-def accuracy(n: int) -> dict[str, Any]:
+def accuracy(n: int, noise: Any = None) -> dict[str, Any]:
     games = ("bridge", "preferans", "lhombre")
     totals: dict[str, Any] = {"videos": 0, "tricks_true": 0, "tricks_found": 0, "missed": 0,
                               "invented": 0, "right": 0, "alerts_true": 0, "alerts_found": 0,
@@ -220,7 +220,7 @@ def accuracy(n: int) -> dict[str, Any]:
         t0 = time.perf_counter()
         script = make_script(game, seed, fps=10.0, image_size=(640, 360), revoke=True,
                              wrong_orientation=1 + i % 2)
-        physical, seen = evaluate_script(script)
+        physical, seen = evaluate_script(script, noise=noise)
         totals["videos"] += 1
         totals["tricks_true"] += physical.tricks_true
         totals["tricks_found"] += physical.tricks_found
@@ -252,6 +252,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--analyzer", choices=("auto", "photo", "truth"), default="auto")
     p.add_argument("--sample-fps", type=float, default=15.0)
     p.add_argument("--accuracy", type=int, default=0, help="held-out rendered deals to score")
+    p.add_argument("--noise", default=None, metavar="MISS,MISREAD,FLIP",
+                   help="detector-like errors added to the truth readings for --accuracy, "
+                        "e.g. 0.1,0.05,0.03")
     p.add_argument("--skip-live", action="store_true")
     p.add_argument("--skip-throughput", action="store_true")
     p.add_argument("--out", default=None, help="write the figures as JSON here")
@@ -283,9 +286,16 @@ def main(argv: list[str] | None = None) -> int:
                   f"frames dropped, lag {r['lag_first_quarter_s']:.3f} s at the start, "
                   f"{r['lag_last_quarter_s']:.3f} s at the end [{r['analyzer']}]", flush=True)
     if args.accuracy:
-        print(f"accuracy on {args.accuracy} held-out rendered deals (truth analyser, gated):",
-              flush=True)
-        a = accuracy(args.accuracy)
+        noise = None
+        if args.noise:
+            from vision.video.pipeline import ReadingNoise
+
+            miss, misread, flip = (float(x) for x in args.noise.split(","))
+            noise = ReadingNoise(miss=miss, misread=misread, flip=flip, seed=11)
+        print(f"accuracy on {args.accuracy} held-out rendered deals (truth analyser, gated"
+              f"{', noise ' + args.noise if noise else ''}):", flush=True)
+        a = accuracy(args.accuracy, noise)
+        a["noise"] = args.noise
         results["accuracy"] = a
         print(f"tricks: {a['tricks_found']} found of {a['tricks_true']}, missed {a['missed']}, "
               f"invented {a['invented']}, right {a['right']} "

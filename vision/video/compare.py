@@ -94,15 +94,16 @@ def score_events(truth: list[Event], found: list[Event], *, deal: int | None = N
     return s
 
 
-def evaluate_script(script: Any, *, gate: bool = True, confirm_s: float = 0.3
-                    ) -> tuple[Score, Score]:
+def evaluate_script(script: Any, *, gate: bool = True, confirm_s: float = 0.3,
+                    noise: Any = None) -> tuple[Score, Score]:
     """Render a :class:`vision.synth.video.VideoScript`, track it with the truth analyser
     (gated like the real pipeline) and score it - the held-out accuracy figure.
 
     Returns two scores of the same run: delays measured from the physical moment (the card
     touches the table, still under the hand) and from the moment the evidence first shows
     (the card at least half visible, a row card at least a fifth) - a camera cannot report
-    what a hand still covers.
+    what a hand still covers. ``noise`` (a :class:`vision.video.pipeline.ReadingNoise`) adds
+    detector-like errors to the readings.
     """
     from vision.video.gate import ChangeGate
     from vision.video.pipeline import TruthAnalyzer, VideoPipeline
@@ -110,7 +111,7 @@ def evaluate_script(script: Any, *, gate: bool = True, confirm_s: float = 0.3
     from vision.video.tracker import TableTracker
 
     truth: dict[int, Any] = {}
-    analyzer = TruthAnalyzer(truth, script.fps)
+    analyzer = TruthAnalyzer(truth, script.fps, noise=noise)
     d = script.deal
     tracker = TableTracker(script.game, script.fps, dealer=d.dealer, contract=d.contract,
                            seats=d.seats, confirm_s=confirm_s)
