@@ -234,7 +234,8 @@ def accuracy(n: int, noise: Any = None) -> dict[str, Any]:
         totals["turn_delay_seen"] += seen.turn_delays
         if not physical.perfect:
             totals["failures"].append({"game": game, "seed": seed, **physical.to_dict()})
-        print(f"  {game:9s} seed {seed}: {physical.summary()} "
+        print(f"  {game:9s} seed {seed}: {physical.summary()}; alert delays "
+              f"{[round(x, 2) for x in physical.alert_delays]} "
               f"({time.perf_counter() - t0:.0f} s)", flush=True)
     return totals
 
