@@ -29,6 +29,11 @@ import numpy as np  # noqa: E402
 
 from vision.errors import InputFileError, TrickvisionError  # noqa: E402
 
+try:  # cv2 may have been imported before the environment variable was set
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+except AttributeError:  # pragma: no cover - older OpenCV builds
+    pass
+
 VIDEO_SUFFIXES = (".mp4", ".mkv", ".avi", ".mov", ".m4v", ".webm", ".mpg", ".mpeg", ".wmv")
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 
@@ -263,7 +268,10 @@ class LiveSource:
             cap = cv2.VideoCapture(self.target)
             what = f"camera {self.target} does not exist or cannot be opened"
         else:
-            cap = cv2.VideoCapture(self.target, cv2.CAP_FFMPEG)
+            timeout_ms = int(max(1.0, self.stall_s) * 1000)
+            cap = cv2.VideoCapture(self.target, cv2.CAP_FFMPEG,
+                                   [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, max(timeout_ms, 5000),
+                                    cv2.CAP_PROP_READ_TIMEOUT_MSEC, timeout_ms])
             what = f"cannot open stream {self.target!r} (wrong URL, not reachable, or no video)"
         if not cap.isOpened():
             cap.release()
