@@ -131,6 +131,7 @@ class TableTracker:
         confirm_s: float = 0.3,
         forget_s: float = 5.0,
         new_deal_s: float = 2.0,
+        unread_wait_s: float = 3.0,
         min_card_confidence: float = 0.5,
     ) -> None:
         self.game = find_game(game)
@@ -141,12 +142,15 @@ class TableTracker:
         if forget_s <= confirm_s:
             raise TrickvisionError(
                 f"forget_s must be greater than confirm_s ({confirm_s} s), got {forget_s}")
+        if unread_wait_s < 0:
+            raise TrickvisionError(f"unread_wait_s must be >= 0 seconds, got {unread_wait_s}")
         if new_deal_s <= 0:
             raise TrickvisionError(f"new_deal_s must be > 0 seconds, got {new_deal_s}")
         self.fps = float(fps)
         self.confirm_s = float(confirm_s)
         self.forget_s = float(forget_s)
         self.new_deal_s = float(new_deal_s)
+        self.unread_wait_s = float(unread_wait_s)
         # at least two separate readings; more at high frame rates, where still frames count
         self.min_frames = max(2, math.ceil(confirm_s * fps / 4.0))
         self.min_card_confidence = min_card_confidence
@@ -159,6 +163,7 @@ class TableTracker:
         self.given_first_leader = first_leader
         self.contract = contract
         self.deal = 1
+        self.faces_read = False
         self.reset()
 
     # ------------------------------------------------------------------ state
@@ -227,6 +232,8 @@ class TableTracker:
         self._fresh = fresh
         self.last_t = max(self.last_t, t)
         faceup, rows = self._extract(reading)
+        if not self.faces_read and any(c is not None for c in faceup.values()):
+            self.faces_read = True  # faces are being read here: worth waiting for unread ones
         if self._check_new_deal(faceup, rows, t, out):
             return out
         for seat, (length, orients) in rows.items():
@@ -363,7 +370,8 @@ class TableTracker:
             if card is not None and self._fresh:
                 last.votes[card] += 1
                 if last.card is None and not self.tricks[played].completed:
-                    last.card = card
+                    last.card = card  # read at last: it may prove an earlier revoke
+                    self._check_revokes(seat, t, out)
             if card is None or last.card is None or card == last.card:
                 return
         if card is not None and any(p.card == card for k, tr in self.tricks.items()
@@ -385,6 +393,8 @@ class TableTracker:
         if not self._persistent(ev) or not ev.decided():
             return
         best = ev.best()
+        if best is None and self.faces_read and t - ev.first_t < self.unread_wait_s:
+            return  # a face not read yet (a hand over it): wait a little for its identity
         del self._face_ev[seat]
         k = max(played, self.row_len[seat]) + 1
         self._lay(seat, k, best if isinstance(best, Card) else None, ev.first_t, out,
