@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision.synth.video import make_script, video_style, write_video  # noqa: E402
 from vision.video.compare import evaluate_script  # noqa: E402
-from vision.video.events import Alert, CardsTurned  # noqa: E402
+from vision.video.events import Alert, CardLaid, CardsTurned  # noqa: E402
 from vision.video.gate import ChangeGate  # noqa: E402
 from vision.video.options import truth_events  # noqa: E402
 from vision.video.pipeline import PhotoAnalyzerAdapter, TruthAnalyzer, VideoPipeline  # noqa: E402
@@ -189,6 +189,8 @@ def live_latency(path: Path, kind: str) -> dict[str, Any]:
         for c in cards:
             if c["row_position"] is not None and c["visible_fraction"] >= 0.2:
                 shown.setdefault((c["seat"], c["row_position"]), i / src_fps)
+            elif c["in_current_trick"] and c["visible_fraction"] >= 0.5:
+                shown.setdefault((c["seat"], c["card"]), i / src_fps)
     visible = {e.number: max(shown.get((s.name, e.number), e.t) for s, _ in e.orientations)
                for e in truth if isinstance(e, CardsTurned)}
     t_alerts = {(e.alert, e.seat, e.trick): e.t for e in truth if isinstance(e, Alert)}
@@ -198,11 +200,24 @@ def live_latency(path: Path, kind: str) -> dict[str, Any]:
                 if isinstance(e, CardsTurned) and e.number in visible]
     alert_lat = [wall - t_alerts[(e.alert, e.seat, e.trick)] for e, wall in raised
                  if isinstance(e, Alert) and (e.alert, e.seat, e.trick) in t_alerts]
+    laid = {(e.seat, round(e.t, 3)): e for e in truth if isinstance(e, CardLaid)}
+    alert_vis = []
+    for e, wall in raised:
+        key = (e.alert, e.seat, e.trick) if isinstance(e, Alert) else None
+        if key not in t_alerts or e.seat is None:
+            continue
+        t_true = t_alerts[key]
+        if e.alert == "wrong_orientation":
+            t_true = max(t_true, shown.get((e.seat.name, e.trick), t_true))
+        elif e.alert == "revoke" and (e.seat, round(t_true, 3)) in laid:
+            proof = laid[(e.seat, round(t_true, 3))]
+            t_true = max(t_true, shown.get((e.seat.name, str(proof.card)), t_true))
+        alert_vis.append(wall - t_true)
     q = max(1, len(lags) // 4)
     return {"analyzer": label, "delivered": cam.delivered, "processed": processed,
             "dropped": cam.delivered - processed,
             "turn_latency_s": turn_lat, "turn_latency_from_visible_s": turn_vis,
-            "alert_latency_s": alert_lat,
+            "alert_latency_s": alert_lat, "alert_latency_from_visible_s": alert_vis,
             "lag_first_quarter_s": statistics.mean(x for _, x in lags[:q]),
             "lag_last_quarter_s": statistics.mean(x for _, x in lags[-q:]),
             "tricks_turned": len(turn_lat), "tricks_true": len(turned)}
@@ -265,9 +280,16 @@ def main(argv: list[str] | None = None) -> int:
         videos = prepare(Path(args.data))
     if not args.skip_throughput:
         for name, path in videos.items():
-            dec, n = decode_fps(path)
-            grab, _ = decode_fps(path, grab_only=True)
-            pipe = pipeline_fps(path, args.analyzer, args.sample_fps)
+            # alternate and keep the best of two: the machine is shared, the ratio matters
+            dec, grab, pipe = 0.0, 0.0, None
+            for _ in range(2):
+                d, n = decode_fps(path)
+                g, _ = decode_fps(path, grab_only=True)
+                pr = pipeline_fps(path, args.analyzer, args.sample_fps)
+                dec, grab = max(dec, d), max(grab, g)
+                if pipe is None or pr["fps"] > pipe["fps"]:
+                    pipe = pr
+            assert pipe is not None
             r = {"frames": n, "decode_fps": dec, "grab_fps": grab, **pipe,
                  "ratio_vs_decode": pipe["fps"] / dec}
             results[f"throughput_{name}"] = r
@@ -283,7 +305,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name} live at 30 fps: trick turned -> event {_stats(r['turn_latency_s'])}"
                   f" (from the frame where the last card shows in its row: "
                   f"{_stats(r['turn_latency_from_visible_s'])}); "
-                  f"alerts {_stats(r['alert_latency_s'])}; {r['dropped']} of {r['delivered']} "
+                  f"alerts {_stats(r['alert_latency_s'])} (from visible: "
+                  f"{_stats(r['alert_latency_from_visible_s'])}); {r['dropped']} of "
+                  f"{r['delivered']} "
                   f"frames dropped, lag {r['lag_first_quarter_s']:.3f} s at the start, "
                   f"{r['lag_last_quarter_s']:.3f} s at the end [{r['analyzer']}]", flush=True)
     if args.accuracy:
