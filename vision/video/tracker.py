@@ -270,6 +270,15 @@ class TableTracker:
                 continue
             orients: dict[int, Orientation] = {}
             for i, sc in enumerate(cards, start=1):
+                if sc.face_up:
+                    # During play the rows lie face down; a face-up card "in a row" is the
+                    # player's card of the trick in progress (a photo reader that sees no
+                    # face-down card at all takes the first trick for face-up rows).
+                    if seat not in faceup and (self.seats is None or seat in self.seats):
+                        card = sc.card if (sc.card is not None and sc.card_confidence
+                                           >= self.min_card_confidence) else None
+                        faceup[seat] = card if card is None or self.game.in_deck(card) else None
+                    continue
                 pos = sc.row_position if sc.row_position is not None else i
                 orients[pos] = sc.orientation
             length = max(orients, default=0)
