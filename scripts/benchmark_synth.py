@@ -28,11 +28,12 @@ def _work(args: tuple[int, int, int, int, int]) -> tuple[int, float, float]:
     mine = list(range(worker, n, n_workers))
     for i in range(warmup):
         _scene_for(scene_seed(999, i * n_workers + worker, "train"), size, GAMES, STAGES, None,
-                   0.3, 0.15)
+                   0.3, 0.15, loose_fraction=0.3)
     t0 = time.perf_counter()
     c0 = time.process_time()
     for i in mine:
-        _scene_for(scene_seed(0, i, "train"), size, GAMES, STAGES, None, 0.3, 0.15)
+        _scene_for(scene_seed(0, i, "train"), size, GAMES, STAGES, None, 0.3, 0.15,
+                   loose_fraction=0.3)
     return len(mine), time.perf_counter() - t0, time.process_time() - c0
 
 

@@ -44,6 +44,10 @@ def _entries() -> list[dict]:
     for k, (game, stage, kind) in enumerate(irregular):
         out.append({"stem": f"{game}_{stage}_{kind}", "game": game, "stage": stage,
                     "seed": 2000 + k, "irregularities": (kind,), "image_size": (800, 600)})
+    for k, (game, stage) in enumerate((("bridge", "mid"), ("lhombre", "end"),
+                                       ("preferans", "mid"))):
+        out.append({"stem": f"{game}_{stage}_loose", "game": game, "stage": stage,
+                    "seed": 3000 + k, "loose": ("talon", "dummy"), "image_size": (800, 600)})
     return out
 
 
@@ -51,7 +55,7 @@ def render(entry: dict, out: Path) -> dict:
     import numpy as np
 
     kwargs = {"image_size": entry["image_size"], "hard": entry.get("hard", False),
-              "irregularities": entry.get("irregularities", ())}
+              "irregularities": entry.get("irregularities", ()), "loose": entry.get("loose", ())}
     if entry.get("clean"):
         # a calm, well-lit look: no hands, mild tilt, no blur, high JPEG quality
         style = sample_table_style(np.random.default_rng([entry["seed"], 1]), game=entry["game"],
@@ -78,6 +82,8 @@ def render(entry: dict, out: Path) -> dict:
             "notes": ", ".join(filter(None, [
                 "clean" if entry.get("clean") else "",
                 "hard look" if entry.get("hard") else "",
+                "loose cards: " + ", ".join(sorted({c["group"] for c in t["cards"]} - {
+                    "row", "trick"})) if entry.get("loose") else "",
                 " ".join(f"{a['kind']} ({a['seat']} trick {a['trick']})"
                          for a in t["irregularities"])]))}
 
@@ -98,7 +104,9 @@ def main() -> None:
         "polygon, seat, row position, orientation, face, identity; plus the observation and the",
         "true reconstruction report). `demo_bridge_end.jpg` is the README demo photo; the",
         "`<game>_deal_end` / `<game>_deal_faceup` pairs show one deal face down and turned face up",
-        "in place. Sub-folders (such as `video/`) hold other sample sets with their own README.",
+        "in place; `*_loose` scenes add cards outside the rows (a talon pile, bridge dummy's",
+        "hand), whose truth entries have `group` \"talon\"/\"dummy\" and no row position.",
+        "Sub-folders (such as `video/`) hold other sample sets with their own README.",
         "",
         "| file | game | stage | size | seed | cards | notes |",
         "|---|---|---|---|---|---|---|",

@@ -19,7 +19,7 @@ def _rows_from_truth(truth: dict) -> dict[Seat, list[RowEntry]]:
     """What a perfect reader would report: row cards by seat, in row order."""
     rows: dict[Seat, list[RowEntry]] = {}
     for c in truth["cards"]:
-        if c["in_current_trick"] or c["seat"] is None:
+        if c["row_position"] is None:  # current trick, talon, dummy
             continue
         rows.setdefault(Seat.from_str(c["seat"]), []).append(c)
     out = {}
@@ -95,3 +95,21 @@ def test_truth_has_the_contract_fields() -> None:
         assert 0.0 <= c["visible_fraction"] <= 1.0
     active = set(t["observation"]["rows"])
     assert len(active) == 3 and {c["seat"] for c in t["cards"]} == active
+
+
+def test_loose_cards_are_labelled_outside_the_rows() -> None:
+    scene = render_game_scene("bridge", "mid", seed=4, n_tricks=3, loose=("talon", "dummy"),
+                              image_size=(320, 240))
+    dummy = scene.deal.contract.declarer.partner
+    shown = [c for c in scene.truth["cards"] if c["group"] == "dummy"]
+    assert len(shown) == 13 - 3 - sum(1 for s, _ in scene.deal.current_trick if s == dummy)
+    assert all(c["face_up"] and c["seat"] == dummy.name and c["row_position"] is None
+               for c in shown)
+    # the rows themselves are unchanged: they still reconstruct the play
+    report = reconstruct(_observation(scene.truth))
+    assert report_to_dict(report) == scene.truth["report"]
+    pile = render_game_scene("lhombre", "end", seed=4, loose=("talon",), image_size=(320, 240))
+    talon = [c for c in pile.truth["cards"] if c["group"] == "talon"]
+    dealt = {str(c) for h in pile.deal.hands.values() for c in h}
+    assert 3 <= len(talon) <= 13 and all(c["seat"] is None and not c["face_up"] for c in talon)
+    assert not {c["card"] for c in talon} & dealt

@@ -122,6 +122,7 @@ def export_obb_dataset(
     stage_weights: Sequence[float] | None = None,
     min_visible: float = 0.1,
     irregular_fraction: float = 0.15,
+    loose_fraction: float = 0.3,
     write_truth: bool = False,
     held_out_val: bool = False,
     progress: bool | Callable[[int, int, str], None] = False,
@@ -132,6 +133,8 @@ def export_obb_dataset(
     sizes from 640 px to 1920x1080. ``hard_fraction`` of the scenes get hard looks (strong
     tilt, blur, noise, glare, hands). ``irregular_fraction`` of the scenes carry one
     irregularity (wrong orientation, short/long row, card out of place, revoke).
+    ``loose_fraction`` of the scenes also show cards outside the rows (a face-down talon pile;
+    in bridge mid-play, dummy's hand face up in columns) - they are labelled like any card.
     ``held_out_val`` draws the val decks (faces and backs) only from designs never used for
     training, so val accuracy approximates an unseen deck.
     Deterministic for a given ``seed``. See the module docstring for the layout.
@@ -156,7 +159,8 @@ def export_obb_dataset(
         for i in range(n):
             s = scene_seed(seed, i, split)
             scene = _scene_for(s, imgsz, games, stages, stage_weights, hard_fraction,
-                               irregular_fraction, held_out=held_out_val and split == "val")
+                               irregular_fraction, held_out=held_out_val and split == "val",
+                               loose_fraction=loose_fraction)
             stem = f"{split}_{i:06d}"
             params = [cv2.IMWRITE_JPEG_QUALITY, int(scene.style.jpeg_quality)]
             cv2.imwrite(str(img_dir / f"{stem}.jpg"), scene.image, params)
@@ -183,15 +187,17 @@ def export_obb_dataset(
 
 def _scene_for(s: int, imgsz: int | None, games: Sequence[str], stages: Sequence[str],
                stage_weights: Sequence[float] | None, hard_fraction: float,
-               irregular_fraction: float, held_out: bool = False) -> Scene:
+               irregular_fraction: float, held_out: bool = False,
+               loose_fraction: float = 0.0) -> Scene:
     game, stage, size, hard = _pick(s, imgsz, games, stages, stage_weights, hard_fraction)
     r = np.random.default_rng([s, 0x1F])
     irr: tuple[str, ...] = ()
     if r.random() < irregular_fraction:
         kinds = ("wrong_orientation", "short_row", "long_row", "out_of_place", "revoke")
         irr = (kinds[int(r.integers(len(kinds)))],)
+    loose = ("talon", "dummy") if r.random() < loose_fraction else ()
     return render_game_scene(game, stage, s, image_size=size, hard=hard, irregularities=irr,
-                             held_out=held_out, with_report=False)
+                             held_out=held_out, loose=loose, with_report=False)
 
 
 def rectify_card(image: np.ndarray, quad: Sequence[Sequence[float]],

@@ -49,6 +49,8 @@ class CardPlacement:
     ``size`` is (short, long) in canvas pixels; ``z`` is the draw order (higher on top).
     ``seat``/``row_position`` (1-based) place it in a row; ``in_current_trick`` marks a card
     of the trick in progress; ``orientation`` is the row orientation (None outside rows).
+    ``group`` says what the card is part of: a row, the current trick, a loose face-down
+    pile (the talon; no seat) or bridge dummy's face-up hand (dummy's seat, no position).
     """
 
     card: Card
@@ -61,6 +63,7 @@ class CardPlacement:
     size: tuple[float, float]
     z: int
     in_current_trick: bool = False
+    group: str = "row"  # "row", "trick" (current trick), "talon" (loose pile), "dummy"
 
     def quad(self) -> np.ndarray:
         """Corners (4, 2) float64 in the card's own order TL, TR, BR, BL (TL->TR is short)."""
@@ -176,19 +179,92 @@ def layout_current_trick(
         out.append(CardPlacement(
             card=card, seat=seat, row_position=None, face_up=True, orientation=None,
             centre=(float(centre[0]), float(centre[1])), angle=float(angle), size=(w, L),
-            z=z0 + i, in_current_trick=True,
+            z=z0 + i, in_current_trick=True, group="trick",
         ))
     return out
 
 
-def layout_rows(deal, style: TableStyle, rng: np.random.Generator, stage: str  # type: ignore[no-untyped-def]
-                ) -> list[CardPlacement]:
+#: Loose cards a scene can add beside the rows (see :func:`layout_loose`).
+LOOSE_KINDS: tuple[str, ...] = ("talon", "dummy")
+
+
+def _empty_side(deal, style: TableStyle) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[no-untyped-def]
+    """Toward and along vectors of a side without a row (or the dealer's side)."""
+    free = [s for s in (Seat.N, Seat.E, Seat.S, Seat.W) if s not in deal.rows]
+    seat = free[0] if free else deal.dealer
+    return np.array(TOWARD[seat]), np.array(along(seat))
+
+
+def layout_loose(deal, style: TableStyle, rng: np.random.Generator, stage: str,  # type: ignore[no-untyped-def]
+                 kinds: Iterable[str] = LOOSE_KINDS) -> list[CardPlacement]:
+    """Cards on the table outside the rows: distractors a reader must not put in a row.
+
+    ``"talon"``: the undealt cards (preferans, l'hombre) in an untidy face-down pile on a side
+    without a row. ``"dummy"``: in a bridge "mid" scene, dummy's remaining cards face up in
+    suit columns in front of dummy, pointing at the table centre.
+    """
+    from vision.cards import SUITS
+    from vision.games import find_game
+
+    game = find_game(deal.game)
+    w, L = style.card_size
+    centre = np.asarray(style.table_centre)
+    out: list[CardPlacement] = []
+    kinds = tuple(kinds)
+    if "talon" in kinds:
+        dealt = {c for h in deal.hands.values() for c in h}
+        spare = [c for c in game.deck if c not in dealt]
+        if spare:
+            order = rng.permutation(len(spare))
+            n = len(spare) if len(spare) <= 3 else int(rng.integers(3, len(spare) + 1))
+            v, u = _empty_side(deal, style)
+            spot = centre + v * style.row_distance * float(rng.uniform(0.55, 0.85)) + u * float(
+                rng.normal(0, 0.6)) * L
+            base = float(rng.uniform(0, 180))
+            for k in range(n):
+                c = spare[int(order[k])]
+                jitter = rng.normal(0.0, 0.06, 2) * L
+                out.append(CardPlacement(
+                    card=c, seat=None, row_position=None, face_up=False, orientation=None,
+                    centre=(float(spot[0] + jitter[0]), float(spot[1] + jitter[1])),
+                    angle=base + float(rng.normal(0, 8.0)), size=(w, L), z=3000 + k,
+                    group="talon"))
+    if ("dummy" in kinds and game.name == "bridge" and stage == "mid"
+            and deal.contract.declarer is not None):
+        dummy = deal.contract.declarer.partner
+        played = {c for t in deal.tricks for _, c in t.plays} | {
+            c for _, c in deal.current_trick}
+        left = [c for c in deal.hands[dummy] if c not in played]
+        suits = [s for s in SUITS if any(c.suit == s for c in left)]
+        v = np.array(TOWARD[dummy])
+        u = np.array(along(dummy))
+        step = float(rng.uniform(0.22, 0.32)) * L
+        gap = float(rng.uniform(1.05, 1.25)) * w
+        start = style.row_distance - 1.25 * L  # clear of dummy's own row
+        angle = _angle_of((float(v[0]), float(v[1])))  # tops toward dummy: declarer reads them
+        for j, suit in enumerate(suits):
+            col = sorted((c for c in left if c.suit == suit), key=lambda c: -c.rank)
+            offset = (j - (len(suits) - 1) / 2.0) * gap
+            for k, c in enumerate(col):
+                pos = centre + v * (start - k * step) + u * offset
+                pos = pos + rng.normal(0, 0.02, 2) * L
+                out.append(CardPlacement(
+                    card=c, seat=dummy, row_position=None, face_up=True, orientation=None,
+                    centre=(float(pos[0]), float(pos[1])),
+                    angle=angle + float(rng.normal(0, 1.5)), size=(w, L),
+                    z=2000 + 20 * j + k, group="dummy"))
+    return out
+
+
+def layout_rows(deal, style: TableStyle, rng: np.random.Generator, stage: str,  # type: ignore[no-untyped-def]
+                *, loose: Iterable[str] = ()) -> list[CardPlacement]:
     """All cards of a simulated deal for a stage.
 
     ``deal`` is a :class:`vision.simulate.SimulatedDeal` (only ``rows`` and ``current_trick``
     are used). Stages: ``"mid"`` (rows face down plus the current trick face up), ``"end"``
     (rows face down), ``"faceup"`` (rows turned face up in place, order and orientation kept).
-    Rows are drawn with z increasing along the row, the current trick on top.
+    Rows are drawn with z increasing along the row, the current trick on top. ``loose``
+    adds cards outside the rows (:data:`LOOSE_KINDS`, see :func:`layout_loose`).
     """
     if stage not in STAGES:
         from vision.synth.style import StyleError
@@ -206,6 +282,16 @@ def layout_rows(deal, style: TableStyle, rng: np.random.Generator, stage: str  #
     if stage == "mid" and deal.current_trick:
         out += layout_current_trick(deal.current_trick, style,
                                     np.random.default_rng(int(seeds[4])))
+    loose = tuple(loose)
+    if loose:
+        for kind in loose:
+            if kind not in LOOSE_KINDS:
+                from vision.synth.style import StyleError
+
+                raise StyleError(f"unknown loose-card kind {kind!r} (expected one of "
+                                 f"{', '.join(LOOSE_KINDS)})")
+        out += layout_loose(deal, style, np.random.default_rng([int(seeds[4]), 5]), stage,
+                            loose)
     return sorted(out, key=lambda p: p.z)
 
 

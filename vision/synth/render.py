@@ -619,6 +619,7 @@ def _truth(ordered: Sequence[CardPlacement], quads: Sequence[np.ndarray], label:
             "seat": p.seat.name if p.seat is not None else None,
             "row_position": p.row_position,
             "in_current_trick": bool(p.in_current_trick),
+            "group": p.group,
             "orientation": p.orientation.value if p.orientation is not None else None,
             "face_up": bool(p.face_up),
             "card": str(p.card),

@@ -106,6 +106,7 @@ def render_game_scene(
     n_tricks: int | None = None,
     dealer: Seat | None = None,
     seats: tuple[Seat, ...] | None = None,
+    loose: Iterable[str] = (),
     with_report: bool = True,
 ) -> Scene:
     """Simulate a deal of ``game`` and photograph it at ``stage`` ("mid", "end", "faceup").
@@ -115,6 +116,9 @@ def render_game_scene(
     used for training, ``held_out_faces`` only the faces). ``irregularities`` (see
     :data:`vision.simulate.IRREGULARITIES`) are injected into the simulated play/rows.
     ``n_tricks`` sets how many tricks are complete in a "mid" scene (default: random).
+    ``loose`` adds cards outside the rows: ``"talon"`` (a face-down pile of the undealt cards,
+    no seat) and ``"dummy"`` (bridge "mid": dummy's hand face up in suit columns); their
+    truth entries have ``row_position`` None and ``group`` "talon" / "dummy".
     """
     name = _validate(game, stage)
     irregularities = tuple(irregularities)
@@ -136,7 +140,7 @@ def render_game_scene(
         n_tricks = g.hand_size
     deal = simulate_deal(name, seed=int(r_deal.integers(2**62)), dealer=dealer, seats=seats,
                          n_tricks=n_tricks, irregularities=irregularities)
-    placements = layout_rows(deal, style, r_layout, stage)
+    placements = layout_rows(deal, style, r_layout, stage, loose=loose)
     image, cards = render_scene(placements, style, r_render)
     with_cards = stage == "faceup"
     truth: dict[str, Any] = {
