@@ -45,6 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--irregularity", action="append", default=[],
                         help="inject an irregularity into every deal (scenes format): "
                              "wrong_orientation, short_row, long_row, out_of_place, revoke")
+    parser.add_argument("--loose", action="append", default=[], choices=("talon", "dummy"),
+                        help="add cards outside the rows (scenes format): a talon pile, "
+                             "bridge dummy's hand in mid-play (repeatable)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -89,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         paths = export.export_scenes(args.out, args.n, args.seed, game=args.game or "bridge",
                                      stage=args.stage, imgsz=args.size, hard_fraction=args.hard,
                                      overlap=overlap, irregularities=args.irregularity,
-                                     progress=progress)
+                                     loose=args.loose, progress=progress)
         print(f"wrote {len(paths)} scenes with ground truth to {args.out}")
         return 0
     n_val = args.n_val if args.n_val is not None else max(1, args.n // 10) if args.n else 0

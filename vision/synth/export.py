@@ -274,6 +274,7 @@ def export_scenes(
     hard_fraction: float = 0.3,
     overlap: tuple[float, float] | None = None,
     irregularities: Sequence[str] = (),
+    loose: Sequence[str] = (),
     progress: bool | Callable[[int, int, str], None] = False,
 ) -> list[Path]:
     """``n`` scenes of one game and stage with their ground-truth JSON (contract 3)."""
@@ -284,7 +285,7 @@ def export_scenes(
         s = scene_seed(seed, i, "train")
         _, _, size, hard = _pick(s, imgsz, GAMES, STAGES, None, hard_fraction)
         scene = render_game_scene(game, stage, s, image_size=size, hard=hard, overlap=overlap,
-                                  irregularities=irregularities)
+                                  irregularities=irregularities, loose=loose)
         paths.append(write_scene(scene, out, f"{game}_{stage}_{i:05d}"))
         if report:
             report(i + 1, n, "scenes")
