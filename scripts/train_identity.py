@@ -77,8 +77,10 @@ def generate(data: Path, n_train: int, n_val: int, procs: int, none_keep: float)
               f"{min(v for k, v in total.items() if k != 'none')}")
 
 
-def train(data: Path, runs: Path, epochs: int, imgsz: int, batch: int, lr0: float) -> Path:
-    run_dir = runs / "train"
+def train(data: Path, runs: Path, epochs: int, imgsz: int, batch: int, lr0: float,
+          hours: float | None, threads: int = 2, init: Path | None = None,
+          name: str = "train") -> Path:
+    run_dir = runs / name
     cfg = runs / "config"
     cfg.mkdir(parents=True, exist_ok=True)
     os.environ.update(YOLO_OFFLINE="1", YOLO_AUTOINSTALL="0", YOLO_CONFIG_DIR=str(cfg))
@@ -89,16 +91,19 @@ def train(data: Path, runs: Path, epochs: int, imgsz: int, batch: int, lr0: floa
     import ultralytics.utils.torch_utils as tu
     from ultralytics import YOLO
 
-    tu.NUM_THREADS = 2
-    model = YOLO("yolo11n-cls.yaml")
+    tu.NUM_THREADS = threads  # ultralytics would use 1 on a 2-core machine
+    # from scratch, or continuing from our own earlier run's weights (--init)
+    model = YOLO(str(init)) if init else YOLO("yolo11n-cls.yaml")
     model.train(
         data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu", workers=0,
         optimizer="AdamW", lr0=lr0, warmup_epochs=1, cos_lr=True, amp=False, plots=False,
-        pretrained=False, project=str(runs), name="train", exist_ok=True, seed=0,
+        pretrained=False, project=str(runs), name=name, exist_ok=True, seed=0,
         deterministic=False,
         # our crops are already augmented; the index must stay whole and unmirrored
         fliplr=0.0, flipud=0.0, scale=0.0, erasing=0.0, auto_augment=None,
         hsv_h=0.02, hsv_s=0.3, hsv_v=0.3, patience=100, verbose=True,
+        # a wall-clock budget: ultralytics refits the epoch count (and schedule) to it
+        **({"time": hours} if hours else {}),
     )
     return run_dir / "weights" / "best.pt"
 
@@ -130,15 +135,23 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--imgsz", type=int, default=64)
     p.add_argument("--batch", type=int, default=64)
     p.add_argument("--lr0", type=float, default=0.003)
+    p.add_argument("--hours", type=float, default=0.3,
+                   help="training time budget (shared 2-core machine); 0 = use --epochs")
+    p.add_argument("--threads", type=int, default=2,
+                   help="torch threads (1 runs faster when other jobs load the 2 cores)")
+    p.add_argument("--init", type=Path, default=None,
+                   help="start from these weights (an earlier run of this script), not scratch")
+    p.add_argument("--name", default="train", help="run folder under --runs")
     p.add_argument("--steps", default="data,train,export")
     args = p.parse_args(argv)
     steps = set(args.steps.split(","))
     t0 = time.time()
     if "data" in steps:
         generate(args.data, args.train_cards, args.val_cards, args.procs, args.none_keep)
-    weights = args.runs / "train" / "weights" / "best.pt"
+    weights = args.runs / args.name / "weights" / "best.pt"
     if "train" in steps:
-        weights = train(args.data, args.runs, args.epochs, args.imgsz, args.batch, args.lr0)
+        weights = train(args.data, args.runs, args.epochs, args.imgsz, args.batch, args.lr0,
+                        args.hours or None, args.threads, args.init, args.name)
     if "export" in steps:
         export(weights, args.imgsz, args.models)
     print(json.dumps({"seconds": round(time.time() - t0), "args": {

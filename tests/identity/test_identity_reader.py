@@ -1,0 +1,163 @@
+"""The identity reader on rendered cards: rotations, overlapping strips, refusals, decks."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.cards import Card
+from vision.errors import TrickvisionError
+from vision.identity import IdentityReader
+from vision.identity.crops import canonical_quad, corner_crops
+from vision.synth.faces import FaceStyle, face_mask, render_face
+
+MODEL = Path(__file__).resolve().parents[2] / "models" / "identity.onnx"
+needs_model = pytest.mark.skipif(not MODEL.is_file(), reason="models/identity.onnx not shipped")
+
+STYLE = FaceStyle(index_height=0.1, stroke=0.14)
+
+
+def place(cards: list[tuple[Card, float, float, float]], *, width: float = 110.0,
+          style: FaceStyle = STYLE, size: int = 520, blur: float = 0.0) -> tuple[np.ndarray,
+                                                                               np.ndarray]:
+    """Draw cards (card, centre x, centre y, angle in degrees) in order onto a green table.
+
+    Returns the photo and the true quads (card's own corner order).
+    """
+    photo = np.zeros((size, size, 3), np.uint8)
+    photo[:] = (40, 110, 30)
+    fw, fh = 250, 350
+    height = width * fh / fw
+    quads = []
+    for card, cx, cy, angle in cards:
+        face = render_face(card, style, (fw, fh))
+        t = math.radians(angle)
+        rot = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+        corners = np.array([[-width, -height], [width, -height], [width, height],
+                            [-width, height]]) / 2 @ rot.T + np.array([cx, cy])
+        m = cv2.getPerspectiveTransform(
+            np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32), corners.astype(np.float32))
+        small = cv2.resize(face, None, fx=width / fw, fy=width / fw, interpolation=cv2.INTER_AREA)
+        mask = cv2.resize(face_mask((fw, fh), style.corner_radius), small.shape[1::-1],
+                          interpolation=cv2.INTER_AREA)
+        m = m @ np.diag([fw / small.shape[1], fh / small.shape[0], 1.0])
+        warped = cv2.warpPerspective(small, m, (size, size))
+        alpha = cv2.warpPerspective(mask, m, (size, size)).astype(np.float32)[..., None] / 255
+        photo = (photo * (1 - alpha) + warped * alpha).astype(np.uint8)
+        quads.append(corners)
+    if blur:
+        photo = cv2.GaussianBlur(photo, (0, 0), blur)
+    return photo, np.array(quads)
+
+
+@pytest.fixture(scope="module")
+def reader() -> IdentityReader:
+    return IdentityReader()
+
+
+def test_canonical_quad_fixes_winding_and_start_corner() -> None:
+    quad = np.array([[10, 10], [60, 10], [60, 80], [10, 80]], float)
+    for k in range(4):
+        for q in (np.roll(quad, k, axis=0), np.roll(quad, k, axis=0)[::-1]):
+            c = canonical_quad(q)
+            assert np.allclose(c, quad) or np.allclose(c, np.roll(quad, 2, axis=0))
+
+
+def test_corner_crops_turn_the_bottom_index_upright() -> None:
+    photo, quads = place([(Card.from_str("D9"), 260, 260, 0)], width=200)
+    crops = corner_crops(photo, quads[0])
+    assert crops.shape == (4, 64, 64, 3) and crops.dtype == np.uint8
+    # top-left and (turned) bottom-right show the same index; top-right shows none
+    a, b, c = (crops[i].astype(float) for i in (0, 2, 1))
+    assert np.abs(a - b).mean() < 0.5 * np.abs(a - c).mean()
+
+
+@needs_model
+@pytest.mark.parametrize("angle", [0, 90, 180, 270, 33])
+def test_reads_rotated_cards(reader: IdentityReader, angle: float) -> None:
+    cards = [Card.from_str(s) for s in ("SA", "HT", "D7", "CQ")]
+    layout = [(c, 130 + 260 * (i % 2), 130 + 260 * (i // 2), angle) for i, c in enumerate(cards)]
+    photo, quads = place(layout)
+    results = reader.read(photo, quads)
+    assert [r.card for r in results] == cards, [r.reason for r in results]
+    assert all(r.confidence >= 0.9 for r in results)
+
+
+@needs_model
+def test_any_corner_order_reads_the_same(reader: IdentityReader) -> None:
+    photo, quads = place([(Card.from_str("H4"), 260, 260, 10)])
+    q = quads[0]
+    for variant in (q, np.roll(q, 1, axis=0), np.roll(q, 2, axis=0), q[::-1]):
+        assert reader.read(photo, variant[None])[0].card == Card.from_str("H4")
+
+
+@needs_model
+def test_reads_the_uncovered_strip_of_an_overlapping_row(reader: IdentityReader) -> None:
+    row = [Card.from_str(s) for s in ("S9", "H2", "CK", "D5")]
+    layout = [(c, 100 + 55 * i, 260, 0) for i, c in enumerate(row)]  # each covers half the last
+    photo, quads = place(layout)
+    results = reader.read(photo, quads)
+    assert [r.card for r in results] == row, [r.reason for r in results]
+
+
+@needs_model
+def test_refuses_tiny_and_blurred_cards_with_a_reason(reader: IdentityReader) -> None:
+    photo, quads = place([(Card.from_str("S8"), 100, 100, 0)], width=15)
+    tiny = reader.read(photo, quads)[0]
+    assert tiny.card is None and "too small" in tiny.reason and "15 px" in tiny.reason
+    photo, quads = place([(Card.from_str("S8"), 260, 260, 0)], width=60, blur=6.0)
+    blurred = reader.read(photo, quads)[0]
+    assert blurred.card is None and blurred.reason
+
+
+@needs_model
+def test_blank_card_is_not_guessed(reader: IdentityReader) -> None:
+    photo = np.zeros((300, 300, 3), np.uint8)
+    photo[:] = (40, 110, 30)
+    cv2.rectangle(photo, (100, 80), (200, 220), (245, 245, 245), -1)
+    quad = np.array([[100, 80], [200, 80], [200, 220], [100, 220]], float)
+    result = reader.read(photo, quad[None])[0]
+    assert result.card is None and result.reason
+
+
+@needs_model
+def test_restricts_answers_to_the_game_deck(reader: IdentityReader) -> None:
+    cards = [Card.from_str(s) for s in ("S8", "HT", "C9")]  # not in the l'hombre deck
+    photo, quads = place([(c, 100 + 160 * i, 260, 0) for i, c in enumerate(cards)])
+    assert [r.card for r in reader.read(photo, quads, "bridge")] == cards
+    for r in reader.read(photo, quads, "lhombre"):
+        assert r.card is None and "not in the lhombre deck" in r.reason
+    assert [r.card for r in reader.read(photo, quads, "preferans")] == cards
+    with pytest.raises(TrickvisionError, match="unknown game"):
+        reader.read(photo, quads, "poker")
+
+
+@needs_model
+def test_empty_input_and_style_variants(reader: IdentityReader) -> None:
+    assert reader.read(np.zeros((50, 50, 3), np.uint8), np.zeros((0, 4, 2))) == []
+    four = dataclasses.replace(STYLE, corner_indices=4, four_colour=True, jumbo=True,
+                               index_height=0.13, index_suit_scale=0.7)
+    photo, quads = place([(Card.from_str("DJ"), 260, 260, 180)], style=four)
+    assert reader.read(photo, quads)[0].card == Card.from_str("DJ")
+
+
+@needs_model
+def test_checksum_mismatch_is_a_clear_error(tmp_path: Path) -> None:
+    shutil.copy(MODEL, tmp_path / "identity.onnx")
+    (tmp_path / "identity.sha256").write_text("0" * 64 + "  identity.onnx\n")
+    with pytest.raises(TrickvisionError, match="checksum"):
+        IdentityReader(tmp_path / "identity.onnx")
+    (tmp_path / "identity.sha256").unlink()
+    with pytest.raises(TrickvisionError, match="checksum"):
+        IdentityReader(tmp_path / "identity.onnx")
+
+
+def test_missing_model_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(TrickvisionError, match="not found"):
+        IdentityReader(tmp_path / "identity.onnx")
