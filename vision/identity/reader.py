@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from vision.cards import BRIDGE_DECK, LHOMBRE_DECK, PIQUET_DECK, Card
@@ -217,6 +218,7 @@ class IdentityReader:
             probs = np.zeros((len(todo), 4, len(self.class_names)))
             probs[:, main] = self.classify(crops[:, main].reshape(-1, *crops.shape[2:])
                                            ).reshape(len(todo), 2, -1)
+            used: list[tuple[int, ...]] = [main] * len(todo)
             first = [self._combine(p[list(main)], main, in_deck, game) for p in probs]
             again = [j for j, r in enumerate(first) if r.card is None]
             if again:
@@ -224,10 +226,52 @@ class IdentityReader:
                 more = self.classify(crops[again][:, extra].reshape(-1, *crops.shape[2:]))
                 probs[np.ix_(again, extra)] = more.reshape(len(again), 2, -1)
                 for j in again:
-                    first[j] = self._combine(probs[j], (0, 1, 2, 3), in_deck, game)
+                    used[j] = (0, 1, 2, 3)
+                    first[j] = self._combine(probs[j], used[j], in_deck, game)
+            self._discount_neighbours(first, probs, used, q[todo], in_deck, game)
             for i, r in zip(todo, first, strict=True):
                 results[i] = r
         return [r for r in results if r is not None]
+
+    def _discount_neighbours(self, results: list[IdentityResult], probs: np.ndarray,
+                             used: list[tuple[int, ...]], quads: np.ndarray,
+                             in_deck: np.ndarray, game: str | None) -> None:
+        """Re-read unsure cards without corner votes that show an overlapping neighbour.
+
+        In an overlapping row a covered corner of one card shows the index of the card lying
+        on it. When a corner of an unread card reads exactly the card that an overlapping
+        neighbour was confidently read as, that vote belongs to the neighbour: it is replaced
+        by "no index" and the card is combined again (in place).
+        """
+        read_as: dict[Card, list[int]] = {}
+        for j, r in enumerate(results):
+            if r.card is not None:
+                read_as.setdefault(r.card, []).append(j)
+        if not read_as:
+            return
+        polys = [np.asarray(qd, np.float32) for qd in quads]
+
+        def overlaps(a: int, b: int) -> bool:
+            area, _ = cv2.intersectConvexConvex(polys[a], polys[b])
+            return area > 1.0
+
+        for j, r in enumerate(results):
+            if r.card is not None:
+                continue
+            p = probs[j].copy()
+            changed = False
+            for k in used[j]:
+                scores = np.where(np.arange(p.shape[1]) == self._none, -1.0, p[k])
+                c = self._cards[int(np.argmax(scores))]
+                if c is None or float(scores.max()) < 0.3:
+                    continue
+                if any(z != j and overlaps(j, z) for z in read_as.get(c, [])):
+                    p[k] = 0.0
+                    if self._none >= 0:
+                        p[k, self._none] = 1.0
+                    changed = True
+            if changed:
+                results[j] = self._combine(p[list(used[j])], used[j], in_deck, game)
 
     def _combine(self, p: np.ndarray, corners: Sequence[int], in_deck: np.ndarray,
                  game: str | None) -> IdentityResult:
