@@ -47,13 +47,13 @@ class _Adapter(PhotoAnalyzerAdapter):
         self.detector = detector
 
     def analyse(self, image, t, pos):  # type: ignore[no-untyped-def]
-        self.detector.index = int(round(pos * 10))
+        self.detector.index = int(round(pos * 8))
         return self.inner.read(image)
 
 
 def test_row_reader_on_video_frames_follows_the_deal():
     truth = load_truth(f"{BASE}.truth.json")
-    tracker = TableTracker("lhombre", 10.0, dealer=Seat.S, seats=(Seat.N, Seat.E, Seat.S),
+    tracker = TableTracker("lhombre", 8.0, dealer=Seat.S, seats=(Seat.N, Seat.E, Seat.S),
                            contract=contract_from_truth(truth["contract"]))
     pipeline = VideoPipeline(_Adapter(_TruthDetector()), tracker, gate=ChangeGate())
     events = pipeline.run(VideoFileSource(f"{BASE}.mp4"))

@@ -269,7 +269,12 @@ class TableTracker:
             if self.seats is not None and seat not in self.seats:
                 continue
             orients: dict[int, Orientation] = {}
-            for i, sc in enumerate(cards, start=1):
+            # A face-up card inside a row shifts the positions after it: count face-down
+            # cards only then (otherwise keep the reader's positions, which may have gaps
+            # where a hand hides a card).
+            renumber = any(sc.face_up for sc in cards)
+            down = 0
+            for sc in cards:
                 if sc.face_up:
                     # During play the rows lie face down; a face-up card "in a row" is the
                     # player's card of the trick in progress (a photo reader that sees no
@@ -279,7 +284,8 @@ class TableTracker:
                                            >= self.min_card_confidence) else None
                         faceup[seat] = card if card is None or self.game.in_deck(card) else None
                     continue
-                pos = sc.row_position if sc.row_position is not None else i
+                down += 1
+                pos = down if renumber or sc.row_position is None else sc.row_position
                 orients[pos] = sc.orientation
             length = max(orients, default=0)
             rows[seat] = (length, orients)
@@ -354,7 +360,8 @@ class TableTracker:
                 del self._face_ev[seat]
         tr.turned[seat] = (orientation, t_seen)
         self._check_row_lengths(seat, pos, t_seen, out)
-        if tr.completed and tr.winner is not None and tr.winner_source == "rules":
+        if tr.completed and tr.winner is not None and tr.winner_source == "rules" \
+                and self._rows_contradict_themselves(tr):
             self._check_orientation(tr, seat, out)
 
     def _check_row_lengths(self, seat: Seat, pos: int, t: float, out: list[Event]) -> None:
@@ -383,8 +390,10 @@ class TableTracker:
                     self._check_revokes(seat, t, out)
             if card is None or last.card is None or card == last.card:
                 return
-        if card is not None and any(p.card == card for k, tr in self.tricks.items()
-                                    for s, p in tr.plays.items() if s == seat and k < played):
+        pending = played > self.row_len[seat]
+        if card is not None and any(
+                card in (p.card, _majority(p)) for k, tr in self.tricks.items()
+                for s, p in tr.plays.items() if s == seat and (k < played or not pending)):
             return  # a card he has already played: a misreading, not a new play
         if card is not None and played > self.row_len[seat] and \
                 self.tricks[played].plays[seat].card == card:
@@ -497,7 +506,7 @@ class TableTracker:
             t=t_done, deal=self.deal, number=tr.number, leader=leader, winner=winner,
             cards=tuple((s, c) for s, c in zip(order, cards, strict=True)),
             winner_source=source or "unknown", order_agrees=agrees), out)
-        if source == "rules":
+        if source == "rules" and self._rows_contradict_themselves(tr):
             for seat in tr.turned:
                 self._check_orientation(tr, seat, out)
         for seat in order:  # a face read only after it was laid may prove an earlier revoke
@@ -534,11 +543,66 @@ class TableTracker:
                  else sorted(tr.turned))
         orients = tuple((s, tr.turned[s][0]) for s in order if s in tr.turned)
         t_turn = max(x[1] for x in tr.turned.values())
+        if tr.winner_source == "rules" and tr.winner is not None:
+            if self._rows_contradict_themselves(tr):
+                for seat in order:
+                    if seat in tr.turned:
+                        self._check_orientation(tr, seat, out)
+            elif not self._rows_agree_with(tr, tr.winner):
+                # Every row agrees on another winner. One card turned the wrong way cannot do
+                # that (it leaves two "won" cards, none, or partners disagreeing); a face read
+                # wrongly can. Believe the rows and correct the trick.
+                self._revise_from_rows(tr, order, out)
         self._emit(("turned", tr.number), CardsTurned(t=t_turn, deal=self.deal,
                                                       number=tr.number, orientations=orients),
                    out)
         if tr.winner_source != "rules":
             self._check_row_agreement(tr, out)
+
+    def _rows_contradict_themselves(self, tr: _TrickState) -> bool:
+        """True when the rows turned so far cannot all be right, whoever won the trick."""
+        seats = self.seats or tuple(tr.turned)
+        known = {s: o for s, (o, _) in tr.turned.items() if o is not Orientation.UNKNOWN}
+        won = [s for s, o in known.items() if o is Orientation.WON]
+        if self.game.partnership:
+            for s, o in known.items():
+                if s.partner in known and known[s.partner] is not o:
+                    return True
+            sides_won = {s.side for s in won}
+            sides_lost = {s.side for s, o in known.items() if o is Orientation.LOST}
+            if len(sides_won) > 1 or (len(sides_lost) > 1 and len(known) == len(seats)):
+                return True
+            return False
+        if len(won) > 1:
+            return True
+        return len(known) == len(seats) and not won
+
+    def _rows_agree_with(self, tr: _TrickState, winner: Seat) -> bool:
+        return all(o is Orientation.UNKNOWN or o is self.game.orientation(s, winner)
+                   for s, (o, _) in tr.turned.items())
+
+    def _revise_from_rows(self, tr: _TrickState, order: list[Seat], out: list[Event]) -> None:
+        cards = [_majority(tr.plays[s]) for s in order]
+        won = [s for s, (o, _) in tr.turned.items() if o is Orientation.WON]
+        winner: Seat | None = None
+        if not self.game.partnership and len(won) == 1:
+            winner = won[0]
+        elif won:
+            side = {s.side for s in won}
+            candidates = [s for s in order if s.side in side]
+            # the partner whose card could win the trick under some trump left
+            plays = [(s, c) for s, c in zip(order, cards, strict=True)]
+            if all(c is not None for c in cards):
+                fits = {self.game.trick_winner(plays, self._contract_for(tp))  # type: ignore[arg-type]
+                        for tp in self.game.trump_candidates()}
+                candidates = [s for s in candidates if s in fits] or candidates
+            winner = candidates[0] if len(candidates) == 1 else None
+        tr.winner, tr.winner_source = winner, "rows"
+        t_turn = max(x[1] for x in tr.turned.values())
+        self._emit(("complete", tr.number, "revised"), TrickComplete(
+            t=t_turn, deal=self.deal, number=tr.number, leader=tr.leader, winner=winner,
+            cards=tuple((s, c) for s, c in zip(order, cards, strict=True)),
+            winner_source="rows", order_agrees=True), out)
 
     def _check_orientation(self, tr: _TrickState, seat: Seat, out: list[Event]) -> None:
         assert tr.winner is not None
@@ -586,8 +650,10 @@ class TableTracker:
                 continue
             order = self.game.play_order(tr.leader, self.seats)
             before = [_majority(tr.plays[s]) for s in order[:order.index(seat)]]
-            if not before or any(c is None for c in before):
+            if not before or before[0] is None:
                 continue
+            # the rules look at the card led (suit, and its rank for l'hombre's matadors)
+            before = [before[0]]
             hand = [card] + [c for j, c in mine if j > k]
             if len(hand) < 2:
                 continue
