@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from vision.detect.detections import Detections
 from vision.pipeline import PhotoAnalyzer
@@ -65,3 +66,29 @@ def test_row_reader_on_video_frames_follows_the_deal():
     for k in range(1, 9):
         assert done[k].winner is not None and done[k].winner.name == true_winners[k], k
     assert done[9].winner is None
+
+
+MODELS = Path(__file__).resolve().parents[2] / "models"
+
+
+@pytest.mark.skipif(not (MODELS / "identity.onnx").exists(), reason="no shipped identity model")
+def test_shipped_identity_model_reads_the_sample_play():
+    """Truth rectangles, the shipped identity reader for the faces: the play is reproduced
+    (every trick and winner; a face the reader leaves unread costs that trick's card only)."""
+    from vision.video.compare import score_events
+    from vision.video.options import truth_events
+
+    truth = load_truth(f"{BASE}.truth.json")
+    detector = _TruthDetector()
+    analyzer = _Adapter(detector)
+    analyzer.inner = PhotoAnalyzer(game="lhombre", detector=detector)  # faces read
+    tracker = TableTracker("lhombre", 8.0, dealer=Seat.S, seats=(Seat.N, Seat.E, Seat.S),
+                           contract=contract_from_truth(truth["contract"]))
+    events = VideoPipeline(analyzer, tracker, gate=ChangeGate()).run(
+        VideoFileSource(f"{BASE}.mp4"))
+    score = score_events(truth_events(truth), events)
+    assert score.missed == [] and score.invented == []
+    done = {e.number: e for e in events if isinstance(e, TrickComplete)}
+    assert all(done[t["number"]].winner.name == t["winner"] for t in truth["tricks"])
+    assert score.tricks_right >= 8, score.summary()
+    assert score.alerts_missed == [] and score.alerts_extra == [], score.summary()
