@@ -72,7 +72,9 @@ class TrickComplete(Event):
     ``cards`` lists (seat, card) in order of play from ``leader``; ``winner`` is the seat that
     won by the rules (or, where the cards or trump are unknown, by the rows' orientations);
     ``winner_source`` says which (``"rules"`` or ``"rows"``). ``order_agrees`` is False when the
-    order in which the cards appeared does not start with the leader the rules give.
+    order in which the cards appeared does not start with the leader the rules give. A trick
+    may be reported twice: the second report (``winner_source="rows"``) corrects the first
+    when every row agrees on another winner than the cards as read.
     """
 
     number: int = 1

@@ -18,9 +18,12 @@ Two kinds of evidence carry the play:
 The order of the cards within a trick is the order in which they appeared; it is checked
 against the leader the rules give (first leader from dealer/contract, then the previous
 trick's winner). The winner comes from the rules when the cards and the trump are known,
-otherwise from the orientations in the rows. Alerts are raised as soon as the evidence is
-confirmed: a card turned the wrong way, a revoke proven by a later card, a row with the wrong
-number of cards.
+otherwise from the orientations in the rows. One card turned the wrong way always leaves the
+rows contradicting each other (two "won" cards, none, or partners disagreeing); rows that
+agree with each other on another winner than the cards mean a face was misread, so the trick
+is revised from the rows (a second ``trick_complete`` with ``winner_source="rows"``) instead
+of blaming several players. Alerts are raised as soon as the evidence is confirmed: a card
+turned the wrong way, a revoke proven by a later card, a row with the wrong number of cards.
 """
 
 from __future__ import annotations
@@ -180,7 +183,6 @@ class TableTracker:
         self._emitted: set[tuple] = set()
         self._empty_since: float | None = None
         self._finished = False
-        self._alerts_for_rows: set[tuple] = set()
         if self.contract is not None:
             self.trumps: list[Suit | None] = [self.game.trump(self.contract)]
         else:
