@@ -210,3 +210,37 @@ def test_detector_like_errors_are_absorbed(lhombre_game):  # type: ignore[no-unt
     found = pipeline.run(g.source_frames())
     score = score_events(g.script.events, found)
     assert score.perfect, score.summary()
+
+
+def test_misread_face_is_corrected_by_agreeing_rows_not_blamed_on_players():
+    """The cards as read say South wins, every row says North: a face was misread."""
+    tr = TableTracker("preferans", 10.0, seats=(N, E, S), dealer=W,
+                      contract=Contract(trump=None, declarer=S))
+    out = []
+    t = 0.0
+    for faces in ({N: "S7"}, {N: "S7", E: "S8"}, {N: "S7", E: "S8", S: "S9"}):  # S9 misread
+        for _ in range(5):
+            out += tr.update(reading(faceup=faces), t)
+            t += 0.1
+    first = [e for e in out if isinstance(e, TrickComplete)]
+    assert len(first) == 1 and first[0].winner == S
+    for _ in range(6):
+        out += tr.update(reading(rows={N: ["won"], E: ["lost"], S: ["lost"]}), t)
+        t += 0.1
+    done = [e for e in out if isinstance(e, TrickComplete)]
+    assert len(done) == 2 and done[-1].winner == N and done[-1].winner_source == "rows"
+    assert not [e for e in out if isinstance(e, Alert)]
+    # one wrong card in the rows is blamed on its player
+    tr2 = TableTracker("preferans", 10.0, seats=(N, E, S), dealer=W,
+                       contract=Contract(trump=None, declarer=S))
+    out = []
+    t = 0.0
+    for faces in ({N: "S7"}, {N: "S7", E: "S8"}, {N: "S7", E: "S8", S: "S9"}):
+        for _ in range(5):
+            out += tr2.update(reading(faceup=faces), t)
+            t += 0.1
+    for _ in range(6):
+        out += tr2.update(reading(rows={N: ["won"], E: ["lost"], S: ["won"]}), t)
+        t += 0.1
+    alerts = [e for e in out if isinstance(e, Alert)]
+    assert [(a.alert, a.seat, a.trick) for a in alerts] == [("wrong_orientation", N, 1)]
