@@ -10,7 +10,7 @@ from vision.errors import TrickvisionError
 from vision.seats import Seat
 from vision.synth.video import make_script
 from vision.video.compare import score_events
-from vision.video.events import Alert, CardLaid, TrickComplete
+from vision.video.events import Alert, CardLaid, CardsTurned, TrickComplete
 from vision.video.gate import ChangeGate
 from vision.video.pipeline import TruthAnalyzer, VideoPipeline
 from vision.video.tracker import TableTracker
@@ -244,3 +244,18 @@ def test_misread_face_is_corrected_by_agreeing_rows_not_blamed_on_players():
         t += 0.1
     alerts = [e for e in out if isinstance(e, Alert)]
     assert [(a.alert, a.seat, a.trick) for a in alerts] == [("wrong_orientation", N, 1)]
+
+
+def test_a_row_card_is_not_believed_while_the_same_card_lies_face_up():
+    """A detector that briefly takes the face-up card for a row card does not turn it."""
+    tr = TableTracker("bridge", 10.0, contract=Contract(trump=None, declarer=S))
+    out = []
+    t = 0.0
+    for _ in range(6):
+        out += tr.update(reading(faceup={W: "SA"}), t)
+        t += 0.1
+    for _ in range(10):  # the face-up SA is still seen, and a phantom row card at W
+        out += tr.update(reading(faceup={W: "SA"}, rows={W: ["lost"]}), t)
+        t += 0.1
+    assert not [e for e in out if isinstance(e, CardsTurned)]
+    assert tr.row_len[W] == 0

@@ -239,7 +239,7 @@ class TableTracker:
         if self._check_new_deal(faceup, rows, t, out):
             return out
         for seat, (length, orients) in rows.items():
-            self._see_row(seat, length, orients, t, out)
+            self._see_row(seat, length, orients, t, out, faceup.get(seat, _UNSET))
         for seat in SEATS:
             if seat in faceup:
                 self._see_faceup(seat, faceup[seat], t, out)
@@ -315,7 +315,7 @@ class TableTracker:
 
     # ------------------------------------------------------------------ rows
     def _see_row(self, seat: Seat, length: int, orients: dict[int, Orientation], t: float,
-                 out: list[Event]) -> None:
+                 out: list[Event], face: object = _UNSET) -> None:
         confirmed = self.row_len[seat]
         for pos in range(confirmed + 1, length + 1):
             key = (seat, pos)
@@ -335,6 +335,11 @@ class TableTracker:
             ev = self._row_ev.get((seat, pos))
             if ev is None or not self._persistent(ev) or not ev.decided():
                 break
+            pending = self.tricks.get(pos)
+            play = pending.plays.get(seat) if pending is not None else None
+            if play is not None and face is not _UNSET and face is not None and \
+                    face == _majority(play):
+                break  # his card of that trick still lies face up: not turned yet
             best = ev.best()
             orientation = best if isinstance(best, Orientation) else Orientation.UNKNOWN
             del self._row_ev[(seat, pos)]
