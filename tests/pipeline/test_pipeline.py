@@ -272,3 +272,14 @@ def test_cli_no_cards_and_demo(tmp_path, capsys):
     assert (tmp_path / "demo" / "demo_bridge_end.annotated.jpg").is_file()
     data = json.loads((tmp_path / "demo" / "demo_bridge_end.report.json").read_text())
     assert set(data["rows"]) == {"N", "E", "S", "W"}
+
+
+def test_game_is_guessed_from_rows_and_noted():
+    image, truth = _sample("lhombre_end_1")
+    analyzer = PhotoAnalyzer(game=None, detector=TruthDetector(truth), identity_reader=False)
+    reading, report = analyzer.analyze(image)
+    assert report.game == "lhombre"  # three rows of nine
+    assert any("game not given" in n for n in reading.notes)
+    image, truth = _sample("bridge_end_2")
+    analyzer = PhotoAnalyzer(game=None, detector=TruthDetector(truth), identity_reader=False)
+    assert analyzer.analyze(image)[1].game == "bridge"
