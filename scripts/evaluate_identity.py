@@ -41,7 +41,7 @@ from vision.identity.synth import label_crops, sample_card_photo  # noqa: E402
 class Tally:
     def __init__(self) -> None:
         self.n = self.readable = self.correct = self.wrong = self.refused = 0
-        self.unreadable_refused = 0
+        self.unreadable_refused = self.unreadable_correct = 0
         self.reasons: Counter[str] = Counter()
         self.confusions: Counter[tuple[str, str]] = Counter()
 
@@ -56,7 +56,10 @@ class Tally:
             else:
                 self.unreadable_refused += 1
         elif got == truth:
-            self.correct += 1
+            if readable:
+                self.correct += 1
+            else:  # an index counted as covered still showed enough: right, not counted
+                self.unreadable_correct += 1
         else:
             self.wrong += 1
             self.confusions[(str(truth), str(got))] += 1
@@ -69,6 +72,7 @@ class Tally:
             "wrong": round(self.wrong / max(self.n, 1), 4), "wrong_count": self.wrong,
             "refused_readable": round(self.refused / r, 4),
             "unreadable_refused": f"{self.unreadable_refused}/{self.n - self.readable}",
+            "unreadable_read_right": self.unreadable_correct,
             "refusal_reasons": dict(self.reasons.most_common()),
             "confusions": {f"{a}->{b}": n for (a, b), n in self.confusions.most_common(8)},
         }
