@@ -1,0 +1,54 @@
+"""Training crops: shapes, labels from the truth, determinism, held-out styles on demand."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from vision.cards import Card
+from vision.identity.crops import CROP_SIZE
+from vision.identity.synth import CLASS_NAMES, label_crops, sample_card_photo, sample_crops
+from vision.synth.faces import sample_face_style
+
+
+def test_class_names_are_the_52_cards_and_none_sorted() -> None:
+    assert len(CLASS_NAMES) == 53 and "none" in CLASS_NAMES
+    assert list(CLASS_NAMES) == sorted(CLASS_NAMES)
+    assert len({Card.from_str(n) for n in CLASS_NAMES if n != "none"}) == 52
+
+
+def test_uncovered_two_index_card_labels_two_corners() -> None:
+    rng = np.random.default_rng(5)
+    style = dataclasses.replace(sample_face_style(rng), corner_indices=2)
+    card = Card.from_str("HQ")
+    photo = sample_card_photo(rng, card=card, style=style, occlusion=0.0, back_chance=0.0,
+                              min_width=80, max_width=120)
+    assert photo.readable_corners() == 2
+    crops = label_crops(photo)
+    assert len(crops) == 4
+    assert all(c.crop.shape == (CROP_SIZE, CROP_SIZE, 3) and c.crop.dtype == np.uint8
+               for c in crops)
+    labels = [c.label for c in crops]
+    # the index corners are opposite each other, whichever corner the quad started at
+    assert sorted(labels) == ["HQ", "HQ", "none", "none"]
+    assert labels[0] == labels[2] and labels[1] == labels[3]
+
+
+def test_four_index_card_labels_every_corner() -> None:
+    rng = np.random.default_rng(6)
+    style = dataclasses.replace(sample_face_style(rng), corner_indices=4)
+    photo = sample_card_photo(rng, card=Card.from_str("C7"), style=style, occlusion=0.0,
+                              back_chance=0.0, min_width=80, max_width=120)
+    assert [c.label for c in label_crops(photo)] == ["C7"] * 4
+
+
+def test_samples_are_deterministic_and_labels_known() -> None:
+    a = sample_crops(np.random.default_rng(9))
+    b = sample_crops(np.random.default_rng(9))
+    assert [c.label for c in a] == [c.label for c in b]
+    assert all(np.array_equal(x.crop, y.crop) for x, y in zip(a, b, strict=True))
+    rng = np.random.default_rng(10)
+    for _ in range(10):
+        for c in sample_crops(rng, held_out=True):
+            assert c.label in CLASS_NAMES
