@@ -111,7 +111,7 @@ def pipeline_fps(path: Path, kind: str, sample_fps: float) -> dict[str, Any]:
     analyzer, label = _analyzer(kind, path, f["game"], src.fps)
     tracker = TableTracker(f["game"], rate, seats=f["seats"], dealer=f["dealer"],
                            contract=f["contract"])
-    pipe = VideoPipeline(analyzer, tracker, gate=ChangeGate())
+    pipe = VideoPipeline(analyzer, tracker, gate=ChangeGate(max_blind_s=1.0))  # as `video`
     t0 = time.perf_counter()
     pipe.run(src)
     dt = time.perf_counter() - t0

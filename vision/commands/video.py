@@ -74,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
     analyzer = make_analyzer(args, facts["game"], source.fps)
     tracker = TableTracker(facts["game"], rate, seats=facts["seats"], dealer=facts["dealer"],
                            contract=facts["contract"], confirm_s=args.confirm)
-    gate = None if args.no_gate else ChangeGate(settle_s=args.settle,
+    # offline nobody waits for an alert: no need to look between the hands' movements often
+    gate = None if args.no_gate else ChangeGate(settle_s=args.settle, max_blind_s=1.0,
                                                 keepalive_s=args.keepalive)
     store = EventStore(out / "session.db", game=facts["game"], source=str(path))
     jsonl = JsonlSink(out / "events.jsonl")
