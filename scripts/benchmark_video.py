@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 from vision.synth.video import make_script, video_style, write_video  # noqa: E402
 from vision.video.compare import evaluate_script  # noqa: E402
 from vision.video.events import Alert, CardLaid, CardsTurned  # noqa: E402
-from vision.video.gate import ChangeGate  # noqa: E402
+from vision.video.gate import CONFIRM_S, LIVE, OFFLINE, ChangeGate  # noqa: E402
 from vision.video.options import truth_events  # noqa: E402
 from vision.video.pipeline import PhotoAnalyzerAdapter, TruthAnalyzer, VideoPipeline  # noqa: E402
 from vision.video.sources import Frame, VideoFileSource  # noqa: E402
@@ -110,8 +110,8 @@ def pipeline_fps(path: Path, kind: str, sample_fps: float) -> dict[str, Any]:
     rate = min(src.fps, sample_fps) if sample_fps else src.fps
     analyzer, label = _analyzer(kind, path, f["game"], src.fps)
     tracker = TableTracker(f["game"], rate, seats=f["seats"], dealer=f["dealer"],
-                           contract=f["contract"])
-    pipe = VideoPipeline(analyzer, tracker, gate=ChangeGate(max_blind_s=1.0))  # as `video`
+                           contract=f["contract"], confirm_s=CONFIRM_S["offline"])
+    pipe = VideoPipeline(analyzer, tracker, gate=ChangeGate(**OFFLINE))  # as `video` runs
     t0 = time.perf_counter()
     pipe.run(src)
     dt = time.perf_counter() - t0
@@ -167,9 +167,9 @@ def live_latency(path: Path, kind: str) -> dict[str, Any]:
     src_fps = VideoFileSource(path).fps
     analyzer, label = _analyzer(kind, path, f["game"], src_fps)
     tracker = TableTracker(f["game"], src_fps, seats=f["seats"], dealer=f["dealer"],
-                           contract=f["contract"])
+                           contract=f["contract"], confirm_s=CONFIRM_S["live"])
     raised: list[tuple[Any, float]] = []
-    pipe = VideoPipeline(analyzer, tracker, gate=ChangeGate(),
+    pipe = VideoPipeline(analyzer, tracker, gate=ChangeGate(**LIVE),  # as `watch` runs
                          sinks=[lambda e, t: raised.append((e, time.monotonic() - cam.t0))])
     lags: list[tuple[float, float]] = []
     processed = 0

@@ -41,8 +41,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from vision.video.events import Alert, TrickComplete
-    from vision.video.gate import ChangeGate
-    from vision.video.options import Progress, deal_facts, make_analyzer, truth_events
+    from vision.video.options import (
+        Progress,
+        confirm_s,
+        deal_facts,
+        make_analyzer,
+        make_gate,
+        truth_events,
+    )
     from vision.video.outputs import Annotator, ConsoleSink, JsonlSink, StoreSink, write_report
     from vision.video.pipeline import VideoPipeline
     from vision.video.sources import CorruptVideoError, FolderSource, VideoFileSource
@@ -73,10 +79,8 @@ def run(args: argparse.Namespace) -> int:
 
     analyzer = make_analyzer(args, facts["game"], source.fps)
     tracker = TableTracker(facts["game"], rate, seats=facts["seats"], dealer=facts["dealer"],
-                           contract=facts["contract"], confirm_s=args.confirm)
-    # offline nobody waits for an alert: no need to look between the hands' movements often
-    gate = None if args.no_gate else ChangeGate(settle_s=args.settle, max_blind_s=1.0,
-                                                keepalive_s=args.keepalive)
+                           contract=facts["contract"], confirm_s=confirm_s(args, "offline"))
+    gate = make_gate(args, "offline")  # offline nobody waits for an alert: fewer looks
     store = EventStore(out / "session.db", game=facts["game"], source=str(path))
     jsonl = JsonlSink(out / "events.jsonl")
     total = int(source.frame_count * rate / source.fps) if source.frame_count else 0

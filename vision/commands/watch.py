@@ -45,9 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from vision.errors import TrickvisionError
-    from vision.video.gate import ChangeGate
     from vision.video.live import Resume, watch
-    from vision.video.options import deal_facts, make_analyzer
+    from vision.video.options import confirm_s, deal_facts, make_analyzer, make_gate
     from vision.video.outputs import ConsoleSink, StoreSink
     from vision.video.pipeline import VideoPipeline
     from vision.video.sources import LiveSource, Shifted, open_source
@@ -100,10 +99,9 @@ def run(args: argparse.Namespace) -> int:
 
     analyzer = make_analyzer(args, facts["game"], fps)
     tracker = TableTracker(facts["game"], fps, seats=facts["seats"], dealer=facts["dealer"],
-                           contract=facts["contract"], confirm_s=args.confirm)
+                           contract=facts["contract"], confirm_s=confirm_s(args, "live"))
     tracker.restore(resume.events)
-    gate = None if args.no_gate else ChangeGate(settle_s=args.settle,
-                                                keepalive_s=args.keepalive)
+    gate = make_gate(args, "live")
     sinks: list[Any] = [StoreSink(store),
                         ConsoleSink(sys.stdout, alerts_only=args.alerts_only)]
     pipeline = VideoPipeline(analyzer, tracker, gate=gate, sinks=sinks)

@@ -94,10 +94,11 @@ def score_events(truth: list[Event], found: list[Event], *, deal: int | None = N
     return s
 
 
-def evaluate_script(script: Any, *, gate: bool = True, confirm_s: float = 0.3,
+def evaluate_script(script: Any, *, gate: bool = True, mode: str = "live",
                     noise: Any = None) -> tuple[Score, Score]:
     """Render a :class:`vision.synth.video.VideoScript`, track it with the truth analyser
-    (gated like the real pipeline) and score it - the held-out accuracy figure.
+    (gated like ``watch``, or like ``video`` with ``mode="offline"``) and score it - the
+    held-out accuracy figure.
 
     Returns two scores of the same run: delays measured from the physical moment (the card
     touches the table, still under the hand) and from the moment the evidence first shows
@@ -105,17 +106,19 @@ def evaluate_script(script: Any, *, gate: bool = True, confirm_s: float = 0.3,
     what a hand still covers. ``noise`` (a :class:`vision.video.pipeline.ReadingNoise`) adds
     detector-like errors to the readings.
     """
-    from vision.video.gate import ChangeGate
+    from vision.video.gate import CONFIRM_S, LIVE, OFFLINE, ChangeGate
     from vision.video.pipeline import TruthAnalyzer, VideoPipeline
     from vision.video.sources import Frame
     from vision.video.tracker import TableTracker
 
+    confirm_s = CONFIRM_S[mode]
+    settings = LIVE if mode == "live" else OFFLINE
     truth: dict[int, Any] = {}
     analyzer = TruthAnalyzer(truth, script.fps, noise=noise)
     d = script.deal
     tracker = TableTracker(script.game, script.fps, dealer=d.dealer, contract=d.contract,
                            seats=d.seats, confirm_s=confirm_s)
-    pipeline = VideoPipeline(analyzer, tracker, gate=ChangeGate() if gate else None)
+    pipeline = VideoPipeline(analyzer, tracker, gate=ChangeGate(**settings) if gate else None)
     found: list[Event] = []
     when: list[float] = []
     shown: dict[tuple[Any, ...], float] = {}

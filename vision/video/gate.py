@@ -129,3 +129,11 @@ class ChangeGate:
         self._recheck_at = t + self.recheck_s if (recheck and self.recheck_s > 0) else None
         self.analysed += 1
         return Decision.ANALYSE
+
+
+#: Gate settings for a live camera: look often while hands move, so alerts come fast.
+LIVE = {"settle_s": 0.1, "recheck_s": 0.2, "max_blind_s": 0.2, "keepalive_s": 2.0}
+#: Gate settings for a recorded video: nobody waits for an alert, fewer looks.
+OFFLINE = {"settle_s": 0.1, "recheck_s": 0.3, "max_blind_s": 1.0, "keepalive_s": 2.0}
+#: The tracker's persistence that goes with each (seconds).
+CONFIRM_S = {"live": 0.2, "offline": 0.3}

@@ -46,8 +46,9 @@ def add_deal_arguments(p: argparse.ArgumentParser) -> None:
                    help="per-frame ground truth <stem>.frames.jsonl.gz for --analyzer truth")
     p.add_argument("--south", default="bottom", choices=("bottom", "top", "left", "right"),
                    help="where South sits in the image (photo analyser)")
-    p.add_argument("--confirm", type=float, default=0.3,
-                   help="seconds a change must persist before it is an event (default 0.3)")
+    p.add_argument("--confirm", type=float, default=None,
+                   help="seconds a change must persist before it is an event (default 0.2 "
+                        "live, 0.3 for a recorded video)")
     p.add_argument("--settle", type=float, default=0.1,
                    help="seconds of stillness after motion before a frame is analysed")
     p.add_argument("--keepalive", type=float, default=2.0,
@@ -193,3 +194,20 @@ class Progress:
 def _hms(s: float) -> str:
     s = int(round(s))
     return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
+
+
+def make_gate(args: argparse.Namespace, mode: str) -> Any:
+    """The change gate for ``mode`` ("live" or "offline") with the user's overrides."""
+    from vision.video.gate import LIVE, OFFLINE, ChangeGate
+
+    if args.no_gate:
+        return None
+    settings = dict(LIVE if mode == "live" else OFFLINE)
+    settings.update(settle_s=args.settle, keepalive_s=args.keepalive)
+    return ChangeGate(**settings)
+
+
+def confirm_s(args: argparse.Namespace, mode: str) -> float:
+    from vision.video.gate import CONFIRM_S
+
+    return float(args.confirm) if args.confirm is not None else CONFIRM_S[mode]
