@@ -197,16 +197,21 @@ def test_bridge_outputs_report_and_pbn(tmp_path):  # type: ignore[no-untyped-def
     assert [t["winner"] for t in report["tricks"][:2]] == [t.winner.name for t in d.tricks[:2]]
 
 
-def test_detector_like_errors_are_absorbed(lhombre_game):  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("mode", ["live", "offline"])
+def test_detector_like_errors_are_absorbed(lhombre_game, mode):  # type: ignore[no-untyped-def]
     """Cards missed in 10 % of readings, 5 % of faces misread, 3 % of orientations flipped:
-    persistence and voting still give the true play."""
+    persistence and voting still give the true play, with watch's and video's settings."""
+    from vision.video.gate import CONFIRM_S, LIVE, OFFLINE
     from vision.video.pipeline import ReadingNoise
 
     g = lhombre_game
     fps = g.script.fps
     noise = ReadingNoise(miss=0.10, misread=0.05, flip=0.03, seed=1)
-    pipeline = VideoPipeline(TruthAnalyzer(g.truth, fps, noise=noise),
-                             _tracker(g.script, fps), gate=ChangeGate())
+    d = g.script.deal
+    tracker = TableTracker(g.script.game, fps, dealer=d.dealer, contract=d.contract,
+                           seats=d.seats, confirm_s=CONFIRM_S[mode])
+    pipeline = VideoPipeline(TruthAnalyzer(g.truth, fps, noise=noise), tracker,
+                             gate=ChangeGate(**(LIVE if mode == "live" else OFFLINE)))
     found = pipeline.run(g.source_frames())
     score = score_events(g.script.events, found)
     assert score.perfect, score.summary()
