@@ -8,7 +8,15 @@ import numpy as np
 import pytest
 
 from vision.detect.detections import Detections, quads_to_xywhr, xywhr_to_quads
-from vision.detect.obb import decode, letterbox, polygon_iou, probiou, rotated_nms, to_blob
+from vision.detect.obb import (
+    centre_suppression,
+    decode,
+    letterbox,
+    polygon_iou,
+    probiou,
+    rotated_nms,
+    to_blob,
+)
 
 
 def test_letterbox_round_trip_and_padding():
@@ -129,3 +137,15 @@ def test_detections_validation_and_masking():
     with pytest.raises(ValueError, match="confidence"):
         Detections(quads, [0.9], [0, 1])
     assert len(Detections.empty()) == 0
+
+
+def test_centre_suppression_drops_a_card_seen_twice_but_keeps_row_neighbours():
+    boxes = np.array(
+        [
+            [100, 100, 40, 56, 0.0],
+            [102, 101, 56, 40, 0.05],  # the same card, box turned 90 degrees
+            [118, 100, 40, 56, 0.0],  # next card of the row, 45 % of a card further
+        ]
+    )
+    keep = centre_suppression(boxes, np.array([0.9, 0.8, 0.7]))
+    assert keep.tolist() == [0, 2]

@@ -216,3 +216,25 @@ def polygon_iou(p: np.ndarray, q: np.ndarray) -> float:
 def _area(poly: np.ndarray) -> float:
     x, y = poly[:, 0], poly[:, 1]
     return float(0.5 * abs(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y)))
+
+
+def centre_suppression(xywhr: np.ndarray, score: np.ndarray, fraction: float = 0.25) -> np.ndarray:
+    """Drop boxes whose centre lies within ``fraction`` of a better box's short side.
+
+    Two cards of a row are always shifted by at least ~30 % of a card; a second box on (almost)
+    the same centre is the same card seen twice (e.g. once upright, once turned 90 degrees,
+    which the overlap measure does not always catch). Returns the kept indices (input order
+    of ``score``, best first).
+    """
+    boxes = np.asarray(xywhr, dtype=np.float64).reshape(-1, 5)
+    order = np.argsort(-np.asarray(score), kind="stable")
+    short = np.minimum(boxes[:, 2], boxes[:, 3])
+    keep: list[int] = []
+    for i in order:
+        if keep:
+            k = np.array(keep)
+            d = np.hypot(boxes[k, 0] - boxes[i, 0], boxes[k, 1] - boxes[i, 1])
+            if np.any(d < fraction * np.minimum(short[k], short[i])):
+                continue
+        keep.append(int(i))
+    return np.array(keep, dtype=np.int64)

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.detect.detections import Detections, xywhr_to_quads
-from vision.detect.obb import decode, letterbox, rotated_nms, to_blob
+from vision.detect.obb import centre_suppression, decode, letterbox, rotated_nms, to_blob
 from vision.errors import TrickvisionError
 from vision.models import model_path as find_model
 
@@ -80,6 +80,7 @@ class CardDetector:
         if len(raw.score) == 0:
             return Detections.empty()
         keep = rotated_nms(raw.xywhr, raw.score, self.iou, self.max_det)
+        keep = keep[centre_suppression(raw.xywhr[keep], raw.score[keep])]
         quads = box.to_image(xywhr_to_quads(raw.xywhr[keep]))
         h, w = image.shape[:2]
         quads[..., 0] = np.clip(quads[..., 0], -0.5 * w, 1.5 * w)
