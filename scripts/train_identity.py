@@ -96,7 +96,9 @@ def train(data: Path, runs: Path, epochs: int, imgsz: int, batch: int, lr0: floa
     model = YOLO(str(init)) if init else YOLO("yolo11n-cls.yaml")
     model.train(
         data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu", workers=0,
-        optimizer="AdamW", lr0=lr0, warmup_epochs=1, cos_lr=True, amp=False, plots=False,
+        optimizer="AdamW", lr0=lr0, cos_lr=True, amp=False, plots=False,
+        # warm-up (bias lr 0.1) wrecks already trained weights: only from scratch
+        warmup_epochs=0 if init else 1, warmup_bias_lr=0.0 if init else 0.1,
         pretrained=False, project=str(runs), name=name, exist_ok=True, seed=0,
         deterministic=False,
         # our crops are already augmented; the index must stay whole and unmirrored
