@@ -242,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n-hard", type=int, default=75, help="hard scenes")
     parser.add_argument("--seed-base", type=int, default=9_000_000_000)
     parser.add_argument("--model", default=None, help="detector ONNX (default: shipped)")
-    parser.add_argument("--conf", type=float, default=0.35)
+    parser.add_argument("--conf", type=float, default=0.3)
     parser.add_argument("--oracle", action="store_true", help="true rectangles, no detector")
     parser.add_argument("--no-faces", action="store_true")
     parser.add_argument("--out", default="/work/runs/eval")

@@ -50,7 +50,7 @@ def add_analysis_arguments(parser: argparse.ArgumentParser, *, out_default: str 
                         help="folder for <photo>.annotated.jpg and <photo>.report.json "
                              f"(default {out_default!r}; '' writes nothing)")
     parser.add_argument("--model", metavar="ONNX", help="detector model (default: shipped)")
-    parser.add_argument("--conf", type=float, default=0.35, help="detector score threshold")
+    parser.add_argument("--conf", type=float, default=0.3, help="detector score threshold")
     parser.add_argument("--no-faces", action="store_true", help="do not read face-up cards")
 
 
