@@ -12,7 +12,6 @@ says how the shipped file was made.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import re
 import shlex
@@ -21,21 +20,17 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from vision.models import file_sha256  # noqa: E402  (the same hash the loader verifies)
+
 START, END = "<!-- commands:start -->", "<!-- commands:end -->"
-
-
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def write_checksum(model: Path) -> Path:
     """Write ``<stem>.sha256`` in the ``sha256sum`` format next to the model."""
     target = model.with_suffix(".sha256")
-    target.write_text(f"{sha256_of(model)}  {model.name}\n")
+    target.write_text(f"{file_sha256(model)}  {model.name}\n")
     return target
 
 
@@ -98,7 +93,7 @@ def export_model(
     )
     if data_yaml is not None:
         commands.append(f"# data set: {data_yaml}")
-    fill_card(models_dir / f"{name}.md", commands, sha256_of(target))
+    fill_card(models_dir / f"{name}.md", commands, file_sha256(target))
     size_mib = target.stat().st_size / 2**20
     print(f"[export] {target} ({size_mib:.1f} MiB), sha256 written", flush=True)
     return target

@@ -14,7 +14,6 @@ blurred, no index visible, corners disagree, or simply unsure.
 from __future__ import annotations
 
 import ast
-import hashlib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ import numpy as np
 from vision.cards import BRIDGE_DECK, LHOMBRE_DECK, PIQUET_DECK, Card
 from vision.errors import TrickvisionError, UnknownGameError
 from vision.identity.crops import CORNER_NAMES, card_size_px, corner_crops, sharpness, to_tensor
+from vision.models import verify_checksum as verify_model_checksum
 
 MODEL_NAME = "identity"
 NONE_LABEL = "none"
@@ -92,31 +92,12 @@ def _default_model_path() -> Path:
 def verify_checksum(path: Path) -> None:
     """Raise a :class:`TrickvisionError` unless ``path`` matches ``<stem>.sha256``.
 
-    Uses the project's model loader (:mod:`vision.models`) when present, so every model is
-    checked the same way.
+    Every model is checked the same way, by :func:`vision.models.verify_checksum`.
     """
     path = Path(path)
     if not path.is_file():
         raise IdentityModelError(f"identity model not found: {path}")
-    try:
-        from vision.models import verify_checksum as project_verify
-    except ImportError:  # pragma: no cover - vision.models is part of the package
-        project_verify = None
-    if project_verify is not None:
-        project_verify(path)
-        return
-    checksum = path.with_suffix(".sha256")
-    if not checksum.is_file():
-        raise IdentityModelError(f"identity model {path.name}: checksum file {checksum} is missing")
-    words = checksum.read_text().split()
-    expected = words[0].lower() if words else ""
-    actual = hashlib.sha256(path.read_bytes()).hexdigest()
-    if actual != expected:
-        raise IdentityModelError(
-            f"identity model {path} does not match its checksum ({checksum.name} says "
-            f"{expected[:12]}..., the file is {actual[:12]}...): damaged or replaced without "
-            f"updating models/identity.sha256 and models/identity.md"
-        )
+    verify_model_checksum(path)
 
 
 class IdentityReader:
