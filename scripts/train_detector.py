@@ -171,6 +171,10 @@ def train(args: argparse.Namespace, data_yaml: Path) -> Path:
         translate=0.1,
         mosaic=args.mosaic,
         cache=args.cache,
+        optimizer=args.optimizer,
+        lr0=args.lr0,
+        lrf=args.lrf,
+        warmup_epochs=args.warmup_epochs,
     )
     hours = args.hours
     if args.deadline:
@@ -219,6 +223,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-export", action="store_true")
     parser.add_argument("--val", action="store_true", help="validate after every epoch")
     parser.add_argument("--mosaic", type=float, default=1.0)
+    # Continuing from --init-weights: a plain low-rate SGD without warm-up keeps what the
+    # earlier run learnt (a fresh AdamW warm-up at the default rate undoes it at first).
+    parser.add_argument("--optimizer", default="auto",
+                        help="ultralytics optimizer: auto, SGD, AdamW")
+    parser.add_argument("--lr0", type=float, default=0.01, help="initial rate (ignored by auto)")
+    parser.add_argument("--lrf", type=float, default=0.01, help="final rate as a fraction of lr0")
+    parser.add_argument("--warmup-epochs", type=float, default=3.0)
     parser.add_argument("--models-dir", default=str(REPO / "models"))
     args = parser.parse_args(argv)
     if args.cache == "False":
