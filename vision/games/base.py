@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from vision.cards import Card, Suit
 from vision.contract import Contract, ContractKind
-from vision.errors import InvalidSeatError
+from vision.errors import InvalidSeatError, TrickvisionError
 from vision.record import Orientation
 from vision.seats import SEATS, Direction, Seat
 
@@ -66,8 +66,12 @@ class Game:
 
     def first_leader(self, *, dealer: Seat | None, contract: Contract | None,
                      seats: Sequence[Seat]) -> Seat:
-        """Who leads the first trick."""
-        raise NotImplementedError
+        """Who leads the first trick: by default the player after the dealer in the direction of
+        play (preferans: the dealer's left, "first hand"; l'hombre: his right, "forhand")."""
+        if dealer is None:
+            raise TrickvisionError(f"{self.name}: the first leader follows from the dealer, "
+                                   "which is not known")
+        return self.direction.next(dealer, tuple(seats))
 
     def side(self, seat: Seat) -> str:
         """The unit that wins tricks: ``'NS'``/``'EW'`` in bridge, the seat's letter otherwise."""

@@ -14,7 +14,6 @@ from collections.abc import Iterable, Sequence
 
 from vision.cards import LHOMBRE_DECK, Card, Rank, Suit
 from vision.contract import Contract, ContractKind
-from vision.errors import TrickvisionError
 from vision.games.base import Game
 from vision.seats import Direction, Seat
 
@@ -82,14 +81,6 @@ class Lhombre(Game):
     direction = Direction.COUNTER_CLOCKWISE
     partnership = False
     contract_kinds = (ContractKind.TRICKS, ContractKind.NOLO, ContractKind.NOLO_OUVERT)
-
-    def first_leader(self, *, dealer: Seat | None, contract: Contract | None,
-                     seats: Sequence[Seat]) -> Seat:
-        """Forhand: the active player to the dealer's right."""
-        if dealer is None:
-            raise TrickvisionError("lhombre: the first leader follows from the dealer, "
-                                   "which is not known")
-        return Direction.COUNTER_CLOCKWISE.next(dealer, tuple(seats))
 
     def follow_suit(self, card: Card, trump: Suit | None) -> Suit:
         if trump is not None and (card == SPADILLE or card == BASTA):

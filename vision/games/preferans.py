@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 
 from vision.cards import PIQUET_DECK, Card, Suit
 from vision.contract import Contract, ContractKind
-from vision.errors import InvalidSeatError, TrickvisionError
+from vision.errors import InvalidSeatError
 from vision.games.base import Game
 from vision.seats import SEATS, Direction, Seat
 
@@ -42,14 +42,6 @@ class Preferans(Game):
                 raise InvalidSeatError("four-handed preferans needs the dealer, who sits out")
             chosen.discard(dealer)
         return super().active_seats(dealer, chosen)
-
-    def first_leader(self, *, dealer: Seat | None, contract: Contract | None,
-                     seats: Sequence[Seat]) -> Seat:
-        """The active player to the dealer's left."""
-        if dealer is None:
-            raise TrickvisionError("preferans: the first leader follows from the dealer, "
-                                   "which is not known")
-        return Direction.CLOCKWISE.next(dealer, tuple(seats))
 
     def legal_cards(self, hand: Iterable[Card], trick: Sequence[Card],
                     contract: Contract | None) -> tuple[Card, ...]:
