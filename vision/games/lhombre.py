@@ -98,23 +98,16 @@ class Lhombre(Game):
 
     def legal_cards(self, hand: Iterable[Card], trick: Sequence[Card],
                     contract: Contract | None) -> tuple[Card, ...]:
+        """Follow suit (trumps count as one suit), with the matador privilege on a trump lead."""
         hand = tuple(hand)
-        if not trick:
-            return hand
+        follow = super().legal_cards(hand, trick, contract)
         trump = self.trump(contract)
-        led_card = trick[0]
-        led = self.follow_suit(led_card, trump)
-        follow = tuple(c for c in hand if self.follow_suit(c, trump) == led)
-        if not follow:
-            return hand
-        if trump is not None and led == trump:
-            led_power = self.power(led_card, trump)
-            privileged = set(matadors(trump))
-            forced = [c for c in follow
-                      if c not in privileged or self.power(c, trump) < led_power]
-            if not forced:
-                return hand
-        return follow
+        if not trick or trump is None or self.follow_suit(trick[0], trump) != trump:
+            return follow
+        led_power = self.power(trick[0], trump)
+        privileged = set(matadors(trump))
+        forced = [c for c in follow if c not in privileged or self.power(c, trump) < led_power]
+        return follow if forced else hand
 
     def trump_candidates(self) -> tuple[Suit | None, ...]:
         return (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS, None)
