@@ -243,6 +243,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed-base", type=int, default=9_000_000_000)
     parser.add_argument("--model", default=None, help="detector ONNX (default: shipped)")
     parser.add_argument("--conf", type=float, default=0.3)
+    parser.add_argument("--axis", default=None, help="card-axis ONNX (default: shipped)")
+    parser.add_argument("--no-axis", action="store_true", help="trust the detector's boxes")
     parser.add_argument("--oracle", action="store_true", help="true rectangles, no detector")
     parser.add_argument("--no-faces", action="store_true")
     parser.add_argument("--out", default="/work/runs/eval")
@@ -256,7 +258,14 @@ def main(argv: list[str] | None = None) -> int:
     else:
         from vision.detect.onnx_detector import CardDetector
 
-        detector = CardDetector(args.model, conf=args.conf)
+        axis = None
+        if args.no_axis:
+            axis = False
+        elif args.axis:
+            from vision.detect.axis import AxisClassifier
+
+            axis = AxisClassifier(args.axis)
+        detector = CardDetector(args.model, conf=args.conf, axis=axis)
     sizes = [(1920, 1080), (1280, 960), (1280, 720), (640, 480)]
     summaries = []
     for label, n, hard, base in (

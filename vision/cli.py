@@ -79,11 +79,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         except KeyboardInterrupt:
             print(f"trickvision {name}: interrupted", file=sys.stderr)
             return 130
+        except BrokenPipeError:
+            # the reader of our output went away (e.g. `| head`): not an error of ours
+            _silence_stdout()
+            return 0
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
         return 2
     return 0
+
+
+def _silence_stdout() -> None:
+    """Point stdout at devnull so the interpreter's final flush does not fail again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

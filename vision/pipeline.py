@@ -177,6 +177,7 @@ class PhotoAnalyzer:
             detections.confidence,
             image=image if image.ndim == 3 else None,
             image_size=(int(image.shape[1]), int(image.shape[0])),
+            axis_certainty=detections.data.get("axis_certainty"),
         )
         if factor != 1:
             for card in reading.cards:

@@ -34,6 +34,14 @@ class Letterbox:
         out[..., 1] = (out[..., 1] - self.pad_y) / self.scale
         return out
 
+    def xywhr_to_image(self, xywhr: np.ndarray) -> np.ndarray:
+        """Rotated boxes (N, 5) from network-input to image pixels (the scale is uniform, so
+        the angle stays)."""
+        out = np.asarray(xywhr, dtype=np.float64).reshape(-1, 5).copy()
+        out[:, :2] = self.to_image(out[:, :2])
+        out[:, 2:4] /= self.scale
+        return out
+
     def to_input(self, points: np.ndarray) -> np.ndarray:
         """Map (..., 2) image coordinates into the network input."""
         out = np.asarray(points, dtype=np.float64).copy()

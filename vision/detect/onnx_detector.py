@@ -11,9 +11,19 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.detect.axis import AxisClassifier, turn_boxes
 from vision.detect.detections import Detections, xywhr_to_quads
-from vision.detect.obb import centre_suppression, decode, letterbox, rotated_nms, to_blob
+from vision.detect.obb import (
+    Letterbox,
+    RawBoxes,
+    centre_suppression,
+    decode,
+    letterbox,
+    rotated_nms,
+    to_blob,
+)
 from vision.errors import TrickvisionError
+from vision.models import model_exists
 from vision.models import model_path as find_model
 
 
@@ -22,6 +32,11 @@ class CardDetector:
 
     ``conf`` is the lowest class score kept, ``iou`` the overlap (probiou) above which the
     weaker of two boxes is dropped, ``imgsz`` the square input size (default: the model's).
+    ``axis`` is the second look at each box (:mod:`vision.detect.axis`): ``None`` uses the
+    shipped ``card_axis`` model when it is installed, ``False`` trusts the detector's boxes.
+    With it, the detector's boxes are first thinned only loosely (``candidate_iou``) - a box
+    turned by 90 degrees overlaps its neighbours and would otherwise suppress them - then
+    turned, filtered (``min_card``) and thinned again.
     """
 
     def __init__(
@@ -33,6 +48,9 @@ class CardDetector:
         imgsz: int | None = None,
         threads: int | None = None,
         max_det: int = 300,
+        axis: AxisClassifier | bool | None = None,
+        candidate_iou: float = 0.8,
+        min_card: float = 0.5,
     ) -> None:
         if not 0.0 < conf < 1.0:
             raise ValueError(f"conf must be in (0, 1), got {conf}")
@@ -67,30 +85,62 @@ class CardDetector:
         self.iou = iou
         self.max_det = max_det
         self.path = path
+        if axis is None:
+            axis = AxisClassifier(threads=threads) if model_exists("card_axis") else False
+        elif axis is True:
+            axis = AxisClassifier(threads=threads)
+        self.axis: AxisClassifier | None = axis or None
+        self.candidate_iou = candidate_iou
+        self.min_card = min_card
 
     def infer(self, blob: np.ndarray) -> np.ndarray:
         """The bare network: (1, 3, S, S) float32 -> raw output."""
         return self.session.run(None, {self.input_name: blob})[0]
 
+    def candidates(self, image: np.ndarray, iou: float) -> tuple[RawBoxes, Letterbox]:
+        """Boxes above ``conf`` after rotated NMS at ``iou``, in network-input pixels."""
+        padded, box = letterbox(image, self.imgsz)
+        raw = decode(self.infer(to_blob(padded)), self.num_classes, self.conf)
+        if len(raw.score):
+            keep = rotated_nms(raw.xywhr, raw.score, iou, self.max_det)
+            raw = RawBoxes(
+                raw.xywhr[keep], raw.score[keep], raw.class_id[keep], raw.class_scores[keep]
+            )
+        return raw, box
+
     def detect(self, image: np.ndarray) -> Detections:
         """All cards in a BGR (or greyscale) uint8 image, in image pixels."""
         image = _as_bgr(image)
-        padded, box = letterbox(image, self.imgsz)
-        raw = decode(self.infer(to_blob(padded)), self.num_classes, self.conf)
-        if len(raw.score) == 0:
-            return Detections.empty()
-        keep = rotated_nms(raw.xywhr, raw.score, self.iou, self.max_det)
-        keep = keep[centre_suppression(raw.xywhr[keep], raw.score[keep])]
-        quads = box.to_image(xywhr_to_quads(raw.xywhr[keep]))
+        if self.axis is None:
+            raw, box = self.candidates(image, self.iou)
+            if len(raw.score) == 0:
+                return Detections.empty()
+            keep = centre_suppression(raw.xywhr, raw.score)
+            xywhr, score = box.xywhr_to_image(raw.xywhr[keep]), raw.score[keep]
+            data = {"class_scores": raw.class_scores[keep]}
+            class_id = raw.class_id[keep]
+        else:
+            raw, box = self.candidates(image, self.candidate_iou)
+            if len(raw.score) == 0:
+                return Detections.empty()
+            xywhr = box.xywhr_to_image(raw.xywhr)
+            look = self.axis.classify(image, xywhr)
+            score = np.sqrt(raw.score * look.p_card)
+            xywhr = turn_boxes(xywhr, look.along_h)
+            alive = look.p_card >= self.min_card
+            idx = np.flatnonzero(alive)
+            idx = idx[rotated_nms(xywhr[idx], score[idx], self.iou, self.max_det)]
+            idx = idx[centre_suppression(xywhr[idx], score[idx])]
+            xywhr, score, class_id = xywhr[idx], score[idx], raw.class_id[idx]
+            data = {
+                "class_scores": raw.class_scores[idx],
+                "axis_certainty": look.certainty[idx],
+            }
+        quads = xywhr_to_quads(xywhr)
         h, w = image.shape[:2]
         quads[..., 0] = np.clip(quads[..., 0], -0.5 * w, 1.5 * w)
         quads[..., 1] = np.clip(quads[..., 1], -0.5 * h, 1.5 * h)
-        return Detections(
-            quads,
-            raw.score[keep],
-            raw.class_id[keep],
-            {"class_scores": raw.class_scores[keep]},
-        )
+        return Detections(quads, score, class_id, data)
 
 
 def _as_bgr(image: np.ndarray) -> np.ndarray:

@@ -150,12 +150,22 @@ class RowReader:
         *,
         image: np.ndarray | None = None,
         image_size: tuple[int, int] | None = None,
+        axis_certainty: np.ndarray | None = None,
     ) -> TableReading:
-        """Assign every card (image-pixel ``quads`` (N, 4, 2)) to a seat's row or the trick."""
+        """Assign every card (image-pixel ``quads`` (N, 4, 2)) to a seat's row or the trick.
+
+        ``axis_certainty`` (N,) in [0, 1], when a second look judged each box's long side
+        (:mod:`vision.detect.axis`), replaces the box's own aspect as the measure of how sure
+        the long axis is.
+        """
         quads = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
         face_up = np.asarray(face_up, dtype=bool).reshape(-1)
         confidence = np.asarray(confidence, dtype=np.float64).reshape(-1)
         n = len(quads)
+        if axis_certainty is not None:
+            axis_certainty = np.asarray(axis_certainty, dtype=np.float64).reshape(-1)
+            if axis_certainty.shape != (n,):
+                raise ValueError(f"axis_certainty must have shape ({n},)")
         if image_size is None:
             image_size = (image.shape[1], image.shape[0]) if image is not None else (0, 0)
         cards = [
@@ -273,7 +283,13 @@ class RowReader:
         for seat in sorted(orders):
             order = orders[seat]
             normal = self._row_normal(geo, order, seat)
-            orients, confs = self._orientations(geo, order, normal, confidence[order])
+            orients, confs = self._orientations(
+                geo,
+                order,
+                normal,
+                confidence[order],
+                None if axis_certainty is None else axis_certainty[order],
+            )
             for pos, (i, orient, conf) in enumerate(zip(order, orients, confs, strict=True), 1):
                 card = cards[i]
                 card.seat = seat
@@ -487,18 +503,27 @@ class RowReader:
         return toward
 
     def _orientations(
-        self, geo: CardGeometry, idx: list[int], normal: np.ndarray, det_conf: np.ndarray
+        self,
+        geo: CardGeometry,
+        idx: list[int],
+        normal: np.ndarray,
+        det_conf: np.ndarray,
+        axis_certainty: np.ndarray | None = None,
     ) -> tuple[list[Orientation], np.ndarray]:
         """Won/lost of a row's cards against the row's normal, with a confidence each.
 
         The confidence is the weakest of three margins: how far the card is from 45 degrees,
-        how clearly its box is oblong rather than square, and the detector's score.
+        how sure its long axis is (the box clearly oblong rather than square, or the axis
+        classifier's certainty), and the detector's score.
         """
         cos = np.clip(np.abs(geo.long_axis[idx] @ normal), 0.0, 1.0)
         angle = np.degrees(np.arccos(cos))  # 0: points at the player, 90: along the row
         # cards lie sloppily: up to ~30 degrees off still reads, beyond that it is unknown
         angle_margin = np.clip(np.abs(angle - 45.0) / 45.0 * 1.5, 0, 1)
-        aspect_margin = np.clip((geo.aspect[idx] - 1.0) / (CARD_ASPECT - 1.0) * 1.5, 0, 1)
+        if axis_certainty is None:
+            aspect_margin = np.clip((geo.aspect[idx] - 1.0) / (CARD_ASPECT - 1.0) * 1.5, 0, 1)
+        else:
+            aspect_margin = np.clip(np.asarray(axis_certainty, dtype=np.float64) * 1.5, 0, 1)
         det_margin = np.clip(np.asarray(det_conf, dtype=np.float64) / 0.6, 0, 1)
         conf = np.minimum(np.minimum(angle_margin, aspect_margin), det_margin)
         out = [

@@ -1,0 +1,338 @@
+#!/usr/bin/env python
+"""Generate crops, train the card-axis classifier, export it to ONNX and ship it.
+
+The classifier (:mod:`vision.detect.axis`) takes a 48 px crop around a candidate box of the
+shipped detector and says whether the card's long side runs along the box's ``w`` side, along
+its ``h`` side, or whether there is no card. Run with the training environment (torch)::
+
+    /work/trainenv/bin/python scripts/train_axis.py --data /work/data/axis \\
+        --runs /work/runs/axis --scenes 1200 --val-scenes 150 --epochs 14
+
+Steps (each skipped when its output exists, unless --force):
+1. crops: renderer scenes (seeds from 5e9 upwards for training, 5.5e9 for validation; the
+   evaluation uses 9e9 upwards) are run through the shipped detector with loose NMS; every
+   candidate box is labelled from the truth (the nearest card within 0.35 of its short side,
+   or ``no_card`` beyond 0.6). The true rectangles are added jittered and turned by a random
+   multiple of 90 degrees, and random boxes on the cloth as ``no_card``. Written as ``.npz``.
+2. train a small CNN (about 0.1 M parameters) from scratch in torch, 2 threads.
+3. export ONNX (opset 17), copy to ``models/card_axis.onnx`` and write its sha256.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import shutil
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+TRAIN_SEED = 5_000_000_000
+VAL_SEED = 5_500_000_000
+GAMES = ("bridge", "preferans", "lhombre")
+STAGES = ("end", "mid", "faceup", "end")
+SIZES = ((1920, 1080), (1280, 960), (1280, 720), (640, 480), (1024, 768))
+CHUNK = 25  # scenes per task (its own seeds: deterministic whatever the pool size)
+
+
+def _card_geometry(quad: np.ndarray) -> tuple[np.ndarray, float, float, float]:
+    """Centre, long side, short side, angle of the long side (radians) of a true quad."""
+    q = np.asarray(quad, dtype=np.float64)
+    a, b = q[1] - q[0], q[2] - q[1]
+    la, lb = float(np.hypot(*a)), float(np.hypot(*b))
+    long_vec = a if la >= lb else b
+    return q.mean(axis=0), max(la, lb), min(la, lb), float(np.arctan2(long_vec[1], long_vec[0]))
+
+
+def _axis_label(box_angle: float, long_angle: float) -> int:
+    from vision.detect.axis import ALONG_H, ALONG_W
+
+    d = (long_angle - box_angle) % np.pi
+    return ALONG_W if d < np.pi / 4 or d > 3 * np.pi / 4 else ALONG_H
+
+
+def _scene_samples(scene, detector, rng) -> tuple[list[np.ndarray], list[int]]:
+    from vision.detect.axis import NO_CARD
+
+    truth = scene.truth
+    cards = [c for c in truth["cards"] if c["visible_fraction"] >= 0.05]
+    geo = [_card_geometry(c["quad"]) for c in cards]
+    centres = np.array([g[0] for g in geo]) if geo else np.zeros((0, 2))
+    shorts = np.array([g[2] for g in geo]) if geo else np.zeros(0)
+    boxes: list[np.ndarray] = []
+    labels: list[int] = []
+
+    raw, box = detector.candidates(scene.image, 0.8)
+    if len(raw.score):
+        for b in box.xywhr_to_image(raw.xywhr):
+            if len(centres) == 0:
+                boxes.append(b)
+                labels.append(NO_CARD)
+                continue
+            d = np.hypot(*(centres - b[:2]).T) / shorts
+            k = int(np.argmin(d))
+            if d[k] < 0.35:
+                boxes.append(b)
+                labels.append(_axis_label(b[4], geo[k][3]))
+            elif d[k] > 0.6:
+                boxes.append(b)
+                labels.append(NO_CARD)
+    # jittered true rectangles, turned by a random multiple of 90 degrees
+    for (c, long_side, short_side, angle), card in zip(geo, cards, strict=True):
+        if card["visible_fraction"] < 0.15:
+            continue
+        turn = int(rng.integers(0, 2))
+        cx, cy = c + rng.normal(0, 0.12 * short_side, 2)
+        w = long_side * rng.uniform(0.85, 1.2)
+        h = short_side * rng.uniform(0.85, 1.3)
+        if rng.random() < 0.5:
+            w, h = h, w  # the crop only depends on the longer side and the angle
+        a = angle + turn * np.pi / 2 + np.radians(rng.normal(0, 5))
+        boxes.append(np.array([cx, cy, w, h, a]))
+        labels.append(_axis_label(a, angle))
+    # boxes on the cloth and between cards
+    hgt, wid = scene.image.shape[:2]
+    typical = float(np.median([g[1] for g in geo])) if geo else 0.15 * min(hgt, wid)
+    for _ in range(8):
+        p = rng.uniform([0, 0], [wid, hgt])
+        if len(centres) and np.min(np.hypot(*(centres - p).T) / shorts) < 0.7:
+            continue
+        s = typical * rng.uniform(0.8, 1.25)
+        boxes.append(np.array([p[0], p[1], s, s * rng.uniform(0.6, 0.8), rng.uniform(0, np.pi)]))
+        labels.append(NO_CARD)
+    return boxes, labels
+
+
+def _chunk(args: tuple[str, int, int]) -> tuple[str, int]:
+    from vision.detect.axis import axis_crops
+    from vision.detect.onnx_detector import CardDetector
+    from vision.synth.scene import render_game_scene
+
+    out_file, first_seed, n = args
+    detector = CardDetector(conf=0.2, threads=1, axis=False)
+    rng = np.random.default_rng(first_seed)
+    crops, labels = [], []
+    for i in range(n):
+        seed = first_seed + i
+        scene = render_game_scene(
+            GAMES[seed % 3],
+            STAGES[(seed // 3) % 4],
+            seed,
+            hard=bool(rng.random() < 0.35),
+            image_size=SIZES[int(rng.integers(len(SIZES)))],
+        )
+        boxes, lab = _scene_samples(scene, detector, rng)
+        if boxes:
+            crops.append(axis_crops(scene.image, np.array(boxes)))
+            labels.extend(lab)
+    x = np.concatenate(crops) if crops else np.zeros((0, 48, 48, 3), np.uint8)
+    np.savez_compressed(out_file, x=x, y=np.array(labels, dtype=np.int64))
+    return out_file, len(labels)
+
+
+def generate(data: Path, n_train: int, n_val: int, procs: int) -> None:
+    for split, n, base in (("train", n_train, TRAIN_SEED), ("val", n_val, VAL_SEED)):
+        out = data / split
+        if out.exists():
+            print(f"{out} exists, not regenerated", flush=True)
+            continue
+        tmp = data / f"{split}.tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        tasks = [
+            (str(tmp / f"{base + k:d}.npz"), base + k, min(CHUNK, n - k))
+            for k in range(0, n, CHUNK)
+        ]
+        t0 = time.time()
+        total = 0
+        with Pool(procs) as pool:
+            for done, (_, count) in enumerate(pool.imap_unordered(_chunk, tasks), 1):
+                total += count
+                print(
+                    f"{split}: {done}/{len(tasks)} chunks, {total} crops, "
+                    f"{time.time() - t0:.0f} s",
+                    flush=True,
+                )
+        tmp.rename(out)
+
+
+def load(folder: Path) -> tuple[np.ndarray, np.ndarray]:
+    xs, ys = [], []
+    for f in sorted(folder.glob("*.npz")):
+        with np.load(f) as z:
+            xs.append(z["x"])
+            ys.append(z["y"])
+    return np.concatenate(xs), np.concatenate(ys)
+
+
+def build_net():
+    import torch.nn as nn
+
+    def block(cin: int, cout: int, stride: int) -> list:
+        return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
+
+    return nn.Sequential(
+        *block(3, 16, 2),
+        *block(16, 32, 2),
+        *block(32, 32, 1),
+        *block(32, 64, 2),
+        *block(64, 64, 1),
+        *block(64, 96, 2),
+        nn.AdaptiveAvgPool2d(1),
+        nn.Flatten(),
+        nn.Linear(96, 3),
+    )
+
+
+def _augment(x, y, gen):
+    """Random 90-degree turns (swapping along_w/along_h), flips, brightness, contrast, grey."""
+    import torch
+
+    from vision.detect.axis import ALONG_H, ALONG_W
+
+    n = x.shape[0]
+    turn = torch.rand(n, generator=gen) < 0.5
+    x = torch.where(turn[:, None, None, None], x.transpose(2, 3).flip(3), x)
+    swap = turn & (y != 2)
+    y = torch.where(swap & (y == ALONG_W), ALONG_H, torch.where(swap & (y == ALONG_H), ALONG_W, y))
+    flip_h = torch.rand(n, generator=gen) < 0.5
+    x = torch.where(flip_h[:, None, None, None], x.flip(3), x)
+    flip_v = torch.rand(n, generator=gen) < 0.5
+    x = torch.where(flip_v[:, None, None, None], x.flip(2), x)
+    grey = torch.rand(n, generator=gen) < 0.15
+    x = torch.where(grey[:, None, None, None], x.mean(1, keepdim=True).expand_as(x), x)
+    contrast = 0.6 + 0.8 * torch.rand(n, 1, 1, 1, generator=gen)
+    bright = 0.25 * (torch.rand(n, 1, 1, 1, generator=gen) - 0.5)
+    mean = x.mean((1, 2, 3), keepdim=True)
+    x = ((x - mean) * contrast + mean + bright).clamp(0, 1)
+    return x, y
+
+
+def train(data: Path, run: Path, epochs: int, threads: int, batch: int, lr: float) -> Path:
+    import torch
+    import torch.nn.functional as F
+
+    torch.set_num_threads(threads)
+    torch.manual_seed(0)
+    xtr, ytr = load(data / "train")
+    xva, yva = load(data / "val")
+    print(f"train {len(ytr)} crops {np.bincount(ytr, minlength=3)}, val {len(yva)}", flush=True)
+    to_t = lambda a: torch.from_numpy(np.ascontiguousarray(a[..., ::-1].transpose(0, 3, 1, 2)))  # noqa: E731
+    xtr_t, xva_t = to_t(xtr), to_t(xva)
+    ytr_t, yva_t = torch.from_numpy(ytr), torch.from_numpy(yva)
+    net = build_net()
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    steps = epochs * ((len(ytr) + batch - 1) // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
+    gen = torch.Generator().manual_seed(0)
+    run.mkdir(parents=True, exist_ok=True)
+    history = []
+    best = -1.0
+    for epoch in range(epochs):
+        net.train()
+        t0 = time.time()
+        perm = torch.randperm(len(ytr), generator=gen)
+        total = 0.0
+        for k in range(0, len(perm), batch):
+            idx = perm[k : k + batch]
+            x = xtr_t[idx].float() / 255.0
+            x, y = _augment(x, ytr_t[idx], gen)
+            loss = F.cross_entropy(net(x), y, label_smoothing=0.02)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * len(idx)
+        net.eval()
+        with torch.no_grad():
+            pred = torch.cat(
+                [net(xva_t[k : k + 1024].float() / 255.0).argmax(1) for k in range(0, len(yva), 1024)]
+            )
+        acc = float((pred == yva_t).float().mean())
+        card = yva_t != 2
+        axis_acc = float((pred[card] == yva_t[card]).float().mean())
+        row = {
+            "epoch": epoch + 1,
+            "loss": total / len(ytr),
+            "val_acc": acc,
+            "val_axis_acc_on_cards": axis_acc,
+            "seconds": time.time() - t0,
+        }
+        history.append(row)
+        print(json.dumps(row), flush=True)
+        torch.save(net.state_dict(), run / "last.pt")
+        if acc > best:
+            best = acc
+            torch.save(net.state_dict(), run / "best.pt")
+    (run / "history.json").write_text(json.dumps(history, indent=2) + "\n")
+    return run / "best.pt"
+
+
+def export(weights: Path, out: Path, models: Path | None) -> Path:
+    import torch
+
+    from vision.detect.axis import CROP_SIZE
+
+    net = build_net()
+    net.load_state_dict(torch.load(weights, map_location="cpu"))
+    net.eval()
+    dummy = torch.zeros(1, 3, CROP_SIZE, CROP_SIZE)
+    torch.onnx.export(
+        net,
+        dummy,
+        str(out),
+        input_names=["crops"],
+        output_names=["logits"],
+        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+        opset_version=17,
+        dynamo=False,
+    )
+    if models is not None:
+        models.mkdir(parents=True, exist_ok=True)
+        target = models / "card_axis.onnx"
+        shutil.copyfile(out, target)
+        digest = hashlib.sha256(target.read_bytes()).hexdigest()
+        (models / "card_axis.sha256").write_text(f"{digest}  card_axis.onnx\n")
+        print(f"shipped {target} sha256 {digest}", flush=True)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", default="/work/data/axis")
+    parser.add_argument("--runs", default="/work/runs/axis")
+    parser.add_argument("--scenes", type=int, default=1200)
+    parser.add_argument("--val-scenes", type=int, default=150)
+    parser.add_argument("--procs", type=int, default=2)
+    parser.add_argument("--epochs", type=int, default=14)
+    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--models", default=str(REPO / "models"), help="'' to not ship")
+    parser.add_argument("--force", action="store_true")
+    parser.add_argument("--only-data", action="store_true")
+    args = parser.parse_args(argv)
+
+    data, run = Path(args.data), Path(args.runs)
+    if args.force:
+        shutil.rmtree(data, ignore_errors=True)
+        shutil.rmtree(run, ignore_errors=True)
+    generate(data, args.scenes, args.val_scenes, args.procs)
+    if args.only_data:
+        return 0
+    weights = run / "best.pt"
+    if not weights.exists():
+        weights = train(data, run, args.epochs, args.threads, args.batch, args.lr)
+    export(weights, run / "card_axis.onnx", Path(args.models) if args.models else None)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
