@@ -242,7 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n-hard", type=int, default=75, help="hard scenes")
     parser.add_argument("--seed-base", type=int, default=9_000_000_000)
     parser.add_argument("--model", default=None, help="detector ONNX (default: shipped)")
-    parser.add_argument("--conf", type=float, default=0.3)
+    parser.add_argument("--conf", type=float, default=None, help="default: the detector's")
+    parser.add_argument("--iou", type=float, default=None, help="default: the detector's")
     parser.add_argument("--axis", default=None, help="card-axis ONNX (default: shipped)")
     parser.add_argument("--no-axis", action="store_true", help="trust the detector's boxes")
     parser.add_argument("--oracle", action="store_true", help="true rectangles, no detector")
@@ -265,7 +266,8 @@ def main(argv: list[str] | None = None) -> int:
             from vision.detect.axis import AxisClassifier
 
             axis = AxisClassifier(args.axis)
-        detector = CardDetector(args.model, conf=args.conf, axis=axis)
+        options = {k: v for k, v in (("conf", args.conf), ("iou", args.iou)) if v is not None}
+        detector = CardDetector(args.model, axis=axis, **options)
     sizes = [(1920, 1080), (1280, 960), (1280, 720), (640, 480)]
     summaries = []
     for label, n, hard, base in (

@@ -14,7 +14,9 @@ Steps (each skipped when its output exists, unless --force):
    candidate box is labelled from the truth (the nearest card within 0.35 of its short side,
    or ``no_card`` beyond 0.6). The true rectangles are added jittered and turned by a random
    multiple of 90 degrees, and random boxes on the cloth as ``no_card``. Written as ``.npz``.
-2. train a small CNN (about 0.1 M parameters) from scratch in torch, 2 threads.
+   Each card crop also carries where the true card lies (centre offset and side lengths).
+2. train a small CNN (about 0.1 M parameters, a class head and a box head) from scratch in
+   torch, 2 threads.
 3. export ONNX (opset 17), copy to ``models/card_axis.onnx`` and write its sha256.
 """
 
@@ -39,6 +41,7 @@ VAL_SEED = 5_500_000_000
 GAMES = ("bridge", "preferans", "lhombre")
 STAGES = ("end", "mid", "faceup", "end")
 SIZES = ((1920, 1080), (1280, 960), (1280, 720), (640, 480), (1024, 768))
+BOX_WEIGHT = 1.0  # box targets are scaled to about unit size (vision.detect.axis.BOX_SCALE)
 CHUNK = 25  # scenes per task (its own seeds: deterministic whatever the pool size)
 
 
@@ -58,7 +61,16 @@ def _axis_label(box_angle: float, long_angle: float) -> int:
     return ALONG_W if d < np.pi / 4 or d > 3 * np.pi / 4 else ALONG_H
 
 
-def _scene_samples(scene, detector, rng) -> tuple[list[np.ndarray], list[int]]:
+def _target(box: np.ndarray, geo: tuple) -> np.ndarray:
+    """Where the true card lies relative to ``box``, as the classifier's regression head
+    predicts it (:func:`vision.detect.axis.encode_targets`)."""
+    from vision.detect.axis import encode_targets
+
+    centre, long_side, short_side, _ = geo
+    return encode_targets(box, centre, long_side, short_side)
+
+
+def _scene_samples(scene, detector, rng) -> tuple[list[np.ndarray], list[int], list[np.ndarray]]:
     from vision.detect.axis import NO_CARD
 
     truth = scene.truth
@@ -68,6 +80,8 @@ def _scene_samples(scene, detector, rng) -> tuple[list[np.ndarray], list[int]]:
     shorts = np.array([g[2] for g in geo]) if geo else np.zeros(0)
     boxes: list[np.ndarray] = []
     labels: list[int] = []
+    targets: list[np.ndarray] = []
+    none = np.zeros(4)
 
     raw, box = detector.candidates(scene.image, 0.8)
     if len(raw.score):
@@ -75,17 +89,21 @@ def _scene_samples(scene, detector, rng) -> tuple[list[np.ndarray], list[int]]:
             if len(centres) == 0:
                 boxes.append(b)
                 labels.append(NO_CARD)
+                targets.append(none)
                 continue
             d = np.hypot(*(centres - b[:2]).T) / shorts
             k = int(np.argmin(d))
             if d[k] < 0.35:
                 boxes.append(b)
                 labels.append(_axis_label(b[4], geo[k][3]))
+                targets.append(_target(b, geo[k]))
             elif d[k] > 0.6:
                 boxes.append(b)
                 labels.append(NO_CARD)
+                targets.append(none)
     # jittered true rectangles, turned by a random multiple of 90 degrees
-    for (c, long_side, short_side, angle), card in zip(geo, cards, strict=True):
+    for g, card in zip(geo, cards, strict=True):
+        c, long_side, short_side, angle = g
         if card["visible_fraction"] < 0.15:
             continue
         turn = int(rng.integers(0, 2))
@@ -97,6 +115,7 @@ def _scene_samples(scene, detector, rng) -> tuple[list[np.ndarray], list[int]]:
         a = angle + turn * np.pi / 2 + np.radians(rng.normal(0, 5))
         boxes.append(np.array([cx, cy, w, h, a]))
         labels.append(_axis_label(a, angle))
+        targets.append(_target(boxes[-1], g))
     # boxes on the cloth and between cards
     hgt, wid = scene.image.shape[:2]
     typical = float(np.median([g[1] for g in geo])) if geo else 0.15 * min(hgt, wid)
@@ -107,7 +126,8 @@ def _scene_samples(scene, detector, rng) -> tuple[list[np.ndarray], list[int]]:
         s = typical * rng.uniform(0.8, 1.25)
         boxes.append(np.array([p[0], p[1], s, s * rng.uniform(0.6, 0.8), rng.uniform(0, np.pi)]))
         labels.append(NO_CARD)
-    return boxes, labels
+        targets.append(none)
+    return boxes, labels, targets
 
 
 def _chunk(args: tuple[str, int, int]) -> tuple[str, int]:
@@ -118,7 +138,7 @@ def _chunk(args: tuple[str, int, int]) -> tuple[str, int]:
     out_file, first_seed, n = args
     detector = CardDetector(conf=0.2, threads=1, axis=False)
     rng = np.random.default_rng(first_seed)
-    crops, labels = [], []
+    crops, labels, targets = [], [], []
     for i in range(n):
         seed = first_seed + i
         scene = render_game_scene(
@@ -128,12 +148,14 @@ def _chunk(args: tuple[str, int, int]) -> tuple[str, int]:
             hard=bool(rng.random() < 0.35),
             image_size=SIZES[int(rng.integers(len(SIZES)))],
         )
-        boxes, lab = _scene_samples(scene, detector, rng)
+        boxes, lab, tgt = _scene_samples(scene, detector, rng)
         if boxes:
             crops.append(axis_crops(scene.image, np.array(boxes)))
             labels.extend(lab)
+            targets.extend(tgt)
     x = np.concatenate(crops) if crops else np.zeros((0, 48, 48, 3), np.uint8)
-    np.savez_compressed(out_file, x=x, y=np.array(labels, dtype=np.int64))
+    t = np.array(targets, dtype=np.float32).reshape(-1, 4)
+    np.savez_compressed(out_file, x=x, y=np.array(labels, dtype=np.int64), t=t)
     return out_file, len(labels)
 
 
@@ -163,36 +185,50 @@ def generate(data: Path, n_train: int, n_val: int, procs: int) -> None:
         tmp.rename(out)
 
 
-def load(folder: Path) -> tuple[np.ndarray, np.ndarray]:
-    xs, ys = [], []
+def load(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    xs, ys, ts = [], [], []
     for f in sorted(folder.glob("*.npz")):
         with np.load(f) as z:
             xs.append(z["x"])
             ys.append(z["y"])
-    return np.concatenate(xs), np.concatenate(ys)
+            ts.append(z["t"])
+    return np.concatenate(xs), np.concatenate(ys), np.concatenate(ts)
 
 
 def build_net():
+    """Six 3x3 convolutions, global pooling, two heads: 3 class logits and 4 box offsets."""
+    import torch
     import torch.nn as nn
 
     def block(cin: int, cout: int, stride: int) -> list:
         return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
 
-    return nn.Sequential(
-        *block(3, 16, 2),
-        *block(16, 32, 2),
-        *block(32, 32, 1),
-        *block(32, 64, 2),
-        *block(64, 64, 1),
-        *block(64, 96, 2),
-        nn.AdaptiveAvgPool2d(1),
-        nn.Flatten(),
-        nn.Linear(96, 3),
-    )
+    class AxisNet(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.features = nn.Sequential(
+                *block(3, 16, 2),
+                *block(16, 32, 2),
+                *block(32, 32, 1),
+                *block(32, 64, 2),
+                *block(64, 64, 1),
+                *block(64, 96, 2),
+                nn.AdaptiveAvgPool2d(1),
+                nn.Flatten(),
+            )
+            self.classes = nn.Linear(96, 3)
+            self.box = nn.Linear(96, 4)
+
+        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            f = self.features(x)
+            return self.classes(f), self.box(f)
+
+    return AxisNet()
 
 
-def _augment(x, y, gen):
-    """Random 90-degree turns (swapping along_w/along_h), flips, brightness, contrast, grey."""
+def _augment(x, y, t, gen):
+    """Random 90-degree turns (swapping along_w/along_h), flips, brightness, contrast, grey;
+    the box targets (dx, dy, log long, log short) turn and flip with the crop."""
     import torch
 
     from vision.detect.axis import ALONG_H, ALONG_W
@@ -200,19 +236,23 @@ def _augment(x, y, gen):
     n = x.shape[0]
     turn = torch.rand(n, generator=gen) < 0.5
     x = torch.where(turn[:, None, None, None], x.transpose(2, 3).flip(3), x)
+    # new[r, c] = old[S-1-c, r]: a point (x, y) about the centre moves to (-y, x)
+    t = torch.where(turn[:, None], torch.stack([-t[:, 1], t[:, 0], t[:, 2], t[:, 3]], 1), t)
     swap = turn & (y != 2)
     y = torch.where(swap & (y == ALONG_W), ALONG_H, torch.where(swap & (y == ALONG_H), ALONG_W, y))
     flip_h = torch.rand(n, generator=gen) < 0.5
     x = torch.where(flip_h[:, None, None, None], x.flip(3), x)
+    t = torch.where(flip_h[:, None], t * torch.tensor([-1.0, 1, 1, 1]), t)
     flip_v = torch.rand(n, generator=gen) < 0.5
     x = torch.where(flip_v[:, None, None, None], x.flip(2), x)
+    t = torch.where(flip_v[:, None], t * torch.tensor([1.0, -1, 1, 1]), t)
     grey = torch.rand(n, generator=gen) < 0.15
     x = torch.where(grey[:, None, None, None], x.mean(1, keepdim=True).expand_as(x), x)
     contrast = 0.6 + 0.8 * torch.rand(n, 1, 1, 1, generator=gen)
     bright = 0.25 * (torch.rand(n, 1, 1, 1, generator=gen) - 0.5)
     mean = x.mean((1, 2, 3), keepdim=True)
     x = ((x - mean) * contrast + mean + bright).clamp(0, 1)
-    return x, y
+    return x, y, t
 
 
 def train(data: Path, run: Path, epochs: int, threads: int, batch: int, lr: float) -> Path:
@@ -221,12 +261,13 @@ def train(data: Path, run: Path, epochs: int, threads: int, batch: int, lr: floa
 
     torch.set_num_threads(threads)
     torch.manual_seed(0)
-    xtr, ytr = load(data / "train")
-    xva, yva = load(data / "val")
+    xtr, ytr, ttr = load(data / "train")
+    xva, yva, tva = load(data / "val")
     print(f"train {len(ytr)} crops {np.bincount(ytr, minlength=3)}, val {len(yva)}", flush=True)
     to_t = lambda a: torch.from_numpy(np.ascontiguousarray(a[..., ::-1].transpose(0, 3, 1, 2)))  # noqa: E731
     xtr_t, xva_t = to_t(xtr), to_t(xva)
     ytr_t, yva_t = torch.from_numpy(ytr), torch.from_numpy(yva)
+    ttr_t, tva_t = torch.from_numpy(ttr), torch.from_numpy(tva)
     net = build_net()
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * ((len(ytr) + batch - 1) // batch)
@@ -243,8 +284,13 @@ def train(data: Path, run: Path, epochs: int, threads: int, batch: int, lr: floa
         for k in range(0, len(perm), batch):
             idx = perm[k : k + batch]
             x = xtr_t[idx].float() / 255.0
-            x, y = _augment(x, ytr_t[idx], gen)
-            loss = F.cross_entropy(net(x), y, label_smoothing=0.02)
+            x, y, t = _augment(x, ytr_t[idx], ttr_t[idx], gen)
+            logits, box = net(x)
+            card = (y != 2).float()[:, None]
+            box_loss = (F.smooth_l1_loss(box, t, reduction="none", beta=0.5) * card).sum() / (
+                card.sum() * 4 + 1e-6
+            )
+            loss = F.cross_entropy(logits, y, label_smoothing=0.02) + BOX_WEIGHT * box_loss
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -252,17 +298,19 @@ def train(data: Path, run: Path, epochs: int, threads: int, batch: int, lr: floa
             total += float(loss.detach()) * len(idx)
         net.eval()
         with torch.no_grad():
-            pred = torch.cat(
-                [net(xva_t[k : k + 1024].float() / 255.0).argmax(1) for k in range(0, len(yva), 1024)]
-            )
+            outs = [net(xva_t[k : k + 1024].float() / 255.0) for k in range(0, len(yva), 1024)]
+        pred = torch.cat([o[0] for o in outs]).argmax(1)
+        box = torch.cat([o[1] for o in outs])
         acc = float((pred == yva_t).float().mean())
         card = yva_t != 2
         axis_acc = float((pred[card] == yva_t[card]).float().mean())
+        box_err = (box[card] - tva_t[card]).abs().mean(0).tolist()
         row = {
             "epoch": epoch + 1,
             "loss": total / len(ytr),
             "val_acc": acc,
             "val_axis_acc_on_cards": axis_acc,
+            "val_box_mae": [round(v, 4) for v in box_err],
             "seconds": time.time() - t0,
         }
         history.append(row)
@@ -289,8 +337,8 @@ def export(weights: Path, out: Path, models: Path | None) -> Path:
         dummy,
         str(out),
         input_names=["crops"],
-        output_names=["logits"],
-        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+        output_names=["logits", "box"],
+        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}, "box": {0: "n"}},
         opset_version=17,
         dynamo=False,
     )

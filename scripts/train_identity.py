@@ -101,7 +101,8 @@ def train(data: Path, runs: Path, epochs: int, imgsz: int, batch: int, lr0: floa
         warmup_epochs=0 if init else 1, warmup_bias_lr=0.0 if init else 0.1,
         # pretrained=False would make ultralytics re-initialise every layer, also the ones
         # just loaded from --init: continuing needs the path of our own weights here
-        pretrained=str(init) if init else False, project=str(runs), name=name, exist_ok=True, seed=0,
+        pretrained=str(init) if init else False,
+        project=str(runs), name=name, exist_ok=True, seed=0,
         deterministic=False,
         # our crops are already augmented; the index must stay whole and unmirrored
         fliplr=0.0, flipud=0.0, scale=0.0, erasing=0.0, auto_augment=None,

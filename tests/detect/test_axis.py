@@ -13,7 +13,8 @@ from vision.detect.axis import (
     WINDOW,
     AxisClassifier,
     axis_crops,
-    turn_boxes,
+    decode_boxes,
+    encode_targets,
 )
 from vision.detect.detections import xywhr_to_quads
 from vision.models import model_exists
@@ -61,14 +62,40 @@ def test_outside_the_image_is_padding_grey():
     assert tuple(crop[0, 0]) == (114, 114, 114)
 
 
-def test_turn_boxes_puts_the_long_side_where_the_classifier_says():
+def test_without_offsets_boxes_are_only_turned_where_the_classifier_says():
     boxes = np.array([[10, 20, 100, 70, 0.0], [10, 20, 70, 100, 0.0], [0, 0, 100, 70, 0.3]])
-    out = turn_boxes(boxes, np.array([False, False, True]))
+    # zero offsets, sides = the box's long side x exp(0) / its short side
+    reg = np.zeros((3, 4))
+    reg[:, 3] = np.log(0.7) * 5
+    out = decode_boxes(boxes, reg, np.array([False, False, True]))
     assert np.all(out[:, 2] >= out[:, 3])
+    np.testing.assert_allclose(out[:, 2:4], [[100, 70]] * 3)
     assert out[0, 4] == pytest.approx(0.0)
     assert out[1, 4] == pytest.approx(0.0)  # long side now along w at the same angle
     assert out[2, 4] == pytest.approx(0.3 + np.pi / 2 - np.pi)  # wrapped into [-pi/2, pi/2)
     np.testing.assert_allclose(out[:, :2], boxes[:, :2])
+
+
+def test_box_targets_round_trip_to_the_true_card():
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        true_centre = rng.uniform(100, 900, 2)
+        long_side = rng.uniform(60, 200)
+        short_side = long_side * rng.uniform(0.6, 0.75)
+        true_angle = rng.uniform(-np.pi, np.pi)
+        turn = bool(rng.integers(2))
+        box = np.array([
+            *(true_centre + rng.normal(0, 10, 2)),
+            long_side * rng.uniform(0.8, 1.2),
+            short_side * rng.uniform(0.8, 1.2),
+            true_angle + turn * np.pi / 2 + rng.normal(0, 0.05),
+        ])
+        target = encode_targets(box, true_centre, long_side, short_side)
+        out = decode_boxes(box[None], target[None], np.array([turn]))[0]
+        np.testing.assert_allclose(out[:2], true_centre, atol=1e-6)
+        np.testing.assert_allclose(out[2:4], [long_side, short_side], rtol=1e-6)
+        along = np.array([np.cos(out[4]), np.sin(out[4])])
+        assert abs(along @ [np.cos(true_angle), np.sin(true_angle)]) > 0.95  # the box angle noise stays
 
 
 @pytest.mark.skipif(not model_exists("card_axis"), reason="card_axis model not shipped")

@@ -31,6 +31,45 @@ WINDOW = 1.6
 #: Classifier outputs.
 ALONG_W, ALONG_H, NO_CARD = 0, 1, 2
 CLASS_NAMES = ("along_w", "along_h", "no_card")
+#: The box head predicts (dx, dy, log long, log short) times these: dx, dy are the true card
+#: centre's offset along the crop's x and y in crop widths, the logs are of the true sides
+#: over the candidate box's long side.
+BOX_SCALE = np.array([10.0, 10.0, 5.0, 5.0])
+
+
+def encode_targets(
+    box: np.ndarray, centre: np.ndarray, long_side: float, short_side: float
+) -> np.ndarray:
+    """The box head's training target for one candidate ``box`` (cx, cy, w, h, angle) and
+    the true card (centre, sides)."""
+    cx, cy, w, h, angle = np.asarray(box, dtype=np.float64)
+    base = max(w, h, 1.0)
+    window = WINDOW * base
+    d = np.asarray(centre, dtype=np.float64) - (cx, cy)
+    e_w = np.array([np.cos(angle), np.sin(angle)])
+    e_h = np.array([-np.sin(angle), np.cos(angle)])
+    raw = np.array(
+        [d @ e_w / window, d @ e_h / window, np.log(long_side / base), np.log(short_side / base)]
+    )
+    return raw * BOX_SCALE
+
+
+def decode_boxes(xywhr: np.ndarray, box_out: np.ndarray, along_h: np.ndarray) -> np.ndarray:
+    """Candidate boxes moved and resized by the box head, long side (``w``) running where
+    the classifier says."""
+    boxes = np.asarray(xywhr, dtype=np.float64).reshape(-1, 5)
+    raw = np.asarray(box_out, dtype=np.float64).reshape(-1, 4) / BOX_SCALE
+    base = np.maximum(np.maximum(boxes[:, 2], boxes[:, 3]), 1.0)
+    window = WINDOW * base
+    cos, sin = np.cos(boxes[:, 4]), np.sin(boxes[:, 4])
+    dx, dy = raw[:, 0] * window, raw[:, 1] * window
+    cx = boxes[:, 0] + dx * cos - dy * sin
+    cy = boxes[:, 1] + dx * sin + dy * cos
+    long_side = base * np.exp(np.clip(raw[:, 2], -1.0, 1.0))
+    short_side = np.minimum(base * np.exp(np.clip(raw[:, 3], -1.5, 1.0)), long_side)
+    angle = boxes[:, 4] + np.where(along_h, np.pi / 2, 0.0)
+    angle = np.mod(angle + np.pi / 2, np.pi) - np.pi / 2
+    return np.column_stack([cx, cy, long_side, short_side, angle])
 
 
 class _Pyramid:
@@ -94,12 +133,14 @@ def crops_to_blob(crops: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class AxisResult:
-    """Per box: ``p_card`` (a card is here), ``along_h`` (the long side runs along h) and
-    ``certainty`` in [0, 1] (0: either way, 1: sure)."""
+    """Per box: ``p_card`` (a card is here), ``along_h`` (the long side runs along h),
+    ``certainty`` in [0, 1] (0: either way, 1: sure) and ``boxes``, the candidate boxes
+    rebuilt from the box head (centre, sides) with the long side as ``w``."""
 
     p_card: np.ndarray
     along_h: np.ndarray
     certainty: np.ndarray
+    boxes: np.ndarray
 
 
 class AxisClassifier:
@@ -123,30 +164,24 @@ class AxisClassifier:
         self.size = int(inp.shape[2]) if isinstance(inp.shape[2], int) else CROP_SIZE
         self.path = path
 
-    def probabilities(self, crops: np.ndarray) -> np.ndarray:
-        """(N, 3) softmax over along_w / along_h / no_card."""
+    def run(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(N, 3) softmax over along_w / along_h / no_card and (N, 4) box-head output."""
         if len(crops) == 0:
-            return np.zeros((0, 3), dtype=np.float64)
-        logits = self.session.run(None, {self.input_name: crops_to_blob(crops)})[0]
+            return np.zeros((0, 3)), np.zeros((0, 4))
+        logits, box = self.session.run(None, {self.input_name: crops_to_blob(crops)})[:2]
         logits = logits - logits.max(axis=1, keepdims=True)
         e = np.exp(logits)
-        return (e / e.sum(axis=1, keepdims=True)).astype(np.float64)
+        return (e / e.sum(axis=1, keepdims=True)).astype(np.float64), box.astype(np.float64)
 
     def classify(self, image: np.ndarray, xywhr: np.ndarray) -> AxisResult:
-        p = self.probabilities(axis_crops(image, xywhr, self.size))
+        xywhr = np.asarray(xywhr, dtype=np.float64).reshape(-1, 5)
+        p, box = self.run(axis_crops(image, xywhr, self.size))
         card = p[:, ALONG_W] + p[:, ALONG_H]
         along_h = p[:, ALONG_H] > p[:, ALONG_W]
         share = np.maximum(p[:, ALONG_W], p[:, ALONG_H]) / np.maximum(card, 1e-9)
-        return AxisResult(p_card=card, along_h=along_h, certainty=np.clip(2 * share - 1, 0, 1))
-
-
-def turn_boxes(xywhr: np.ndarray, along_h: np.ndarray) -> np.ndarray:
-    """Boxes rebuilt with ``w`` as the long side, running where the classifier says."""
-    boxes = np.asarray(xywhr, dtype=np.float64).reshape(-1, 5).copy()
-    long_side = np.maximum(boxes[:, 2], boxes[:, 3])
-    short_side = np.minimum(boxes[:, 2], boxes[:, 3])
-    angle = boxes[:, 4] + np.where(along_h, np.pi / 2, 0.0)
-    boxes[:, 2] = long_side
-    boxes[:, 3] = short_side
-    boxes[:, 4] = np.mod(angle + np.pi / 2, np.pi) - np.pi / 2
-    return boxes
+        return AxisResult(
+            p_card=card,
+            along_h=along_h,
+            certainty=np.clip(2 * share - 1, 0, 1),
+            boxes=decode_boxes(xywhr, box, along_h),
+        )

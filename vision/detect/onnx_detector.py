@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.detect.axis import AxisClassifier, turn_boxes
+from vision.detect.axis import AxisClassifier
 from vision.detect.detections import Detections, xywhr_to_quads
 from vision.detect.obb import (
     Letterbox,
@@ -43,8 +43,8 @@ class CardDetector:
         self,
         model_path: str | Path | None = None,
         *,
-        conf: float = 0.3,
-        iou: float = 0.6,
+        conf: float = 0.25,
+        iou: float = 0.7,
         imgsz: int | None = None,
         threads: int | None = None,
         max_det: int = 300,
@@ -126,7 +126,7 @@ class CardDetector:
             xywhr = box.xywhr_to_image(raw.xywhr)
             look = self.axis.classify(image, xywhr)
             score = np.sqrt(raw.score * look.p_card)
-            xywhr = turn_boxes(xywhr, look.along_h)
+            xywhr = look.boxes
             alive = look.p_card >= self.min_card
             idx = np.flatnonzero(alive)
             idx = idx[rotated_nms(xywhr[idx], score[idx], self.iou, self.max_det)]
