@@ -129,12 +129,17 @@ def probiou(box: np.ndarray, boxes: np.ndarray, eps: float = 1e-7) -> np.ndarray
     reads a little higher than the polygon IoU for partly overlapping cards (0.44 for two cards
     overlapping by half across their short side, where the polygon IoU is 0.33).
     """
-    box = np.asarray(box, dtype=np.float64).reshape(1, 5)
-    boxes = np.asarray(boxes, dtype=np.float64).reshape(-1, 5)
-    a1, b1, c1 = _covariance(box)
-    a2, b2, c2 = _covariance(boxes)
-    dx = box[:, 0] - boxes[:, 0]
-    dy = box[:, 1] - boxes[:, 1]
+    return probiou_matrix(np.asarray(box).reshape(1, 5), boxes, eps)[0]
+
+
+def probiou_matrix(first: np.ndarray, second: np.ndarray, eps: float = 1e-7) -> np.ndarray:
+    """(N, M) :func:`probiou` of every box of ``first`` (N, 5) with every box of ``second``."""
+    first = np.asarray(first, dtype=np.float64).reshape(-1, 5)
+    second = np.asarray(second, dtype=np.float64).reshape(-1, 5)
+    a1, b1, c1 = (v[:, None] for v in _covariance(first))
+    a2, b2, c2 = (v[None, :] for v in _covariance(second))
+    dx = first[:, None, 0] - second[None, :, 0]
+    dy = first[:, None, 1] - second[None, :, 1]
     sa, sb, sc = a1 + a2, b1 + b2, c1 + c2
     det = sa * sb - sc**2
     # Bhattacharyya distance between two Gaussians with the mean covariance S = (S1 + S2) / 2.
@@ -150,28 +155,23 @@ def probiou(box: np.ndarray, boxes: np.ndarray, eps: float = 1e-7) -> np.ndarray
 def rotated_nms(xywhr: np.ndarray, score: np.ndarray, iou: float, max_det: int = 300) -> np.ndarray:
     """Greedy class-agnostic NMS on rotated boxes; returns the kept indices, best first."""
     order = np.argsort(-np.asarray(score), kind="stable")
-    boxes = np.asarray(xywhr, dtype=np.float64)[order]
-    # Coarse pre-test: only boxes whose centres are closer than the sum of their half diagonals
-    # can overlap at all.
-    radius = 0.5 * np.hypot(boxes[:, 2], boxes[:, 3])
+    boxes = np.asarray(xywhr, dtype=np.float64).reshape(-1, 5)[order]
+    n = len(boxes)
     keep: list[int] = []
-    alive = np.ones(len(boxes), dtype=bool)
-    for i in range(len(boxes)):
+    if n == 0:
+        return np.array(keep, dtype=np.int64)
+    # All overlaps at once (a few hundred candidates: cheap), in blocks to bound the memory.
+    suppress = np.zeros((n, n), dtype=bool)
+    for start in range(0, n, 512):
+        suppress[start : start + 512] = probiou_matrix(boxes[start : start + 512], boxes) > iou
+    alive = np.ones(n, dtype=bool)
+    for i in range(n):
         if not alive[i]:
             continue
         keep.append(int(order[i]))
         if len(keep) >= max_det:
             break
-        rest = np.flatnonzero(alive[i + 1 :]) + i + 1
-        if rest.size == 0:
-            break
-        near = rest[
-            np.hypot(boxes[rest, 0] - boxes[i, 0], boxes[rest, 1] - boxes[i, 1])
-            < radius[rest] + radius[i]
-        ]
-        if near.size:
-            overlap = probiou(boxes[i], boxes[near])
-            alive[near[overlap > iou]] = False
+        alive[i + 1 :] &= ~suppress[i, i + 1 :]
     return np.array(keep, dtype=np.int64)
 
 
