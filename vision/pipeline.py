@@ -179,6 +179,11 @@ class PhotoAnalyzer:
             image_size=(int(image.shape[1]), int(image.shape[0])),
             axis_certainty=detections.data.get("axis_certainty"),
         )
+        if len(detections) and getattr(self.detector, "axis", True) is None:
+            reading.notes.append(
+                "no card-axis model (models/card_axis.onnx) is installed: orientations rest on "
+                "the detector's boxes alone, which often turn a half-covered won card"
+            )
         if factor != 1:
             for card in reading.cards:
                 card.quad = card.quad * factor

@@ -66,3 +66,14 @@ def test_an_empty_table_gives_no_cards():
     green = np.zeros((720, 960, 3), np.uint8)
     green[:] = (40, 110, 30)
     assert len(CardDetector().detect(green)) == 0
+
+
+def test_without_the_second_look_the_report_says_so():
+    from vision.detect.onnx_detector import CardDetector
+    from vision.pipeline import PhotoAnalyzer
+
+    image = cv2.imread(str(SAMPLES / "bridge_end_1.jpg"))
+    plain = PhotoAnalyzer(game="bridge", detector=CardDetector(axis=False), identity_reader=False)
+    assert any("card-axis" in n for n in plain.read(image).notes)
+    full = PhotoAnalyzer(game="bridge", detector=CardDetector(), identity_reader=False)
+    assert not any("card-axis" in n for n in full.read(image).notes)

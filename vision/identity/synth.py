@@ -189,6 +189,7 @@ def sample_card_photo(
     max_width: float = 180.0,
     occlusion: float = 0.5,
     back_chance: float = 0.03,
+    box_error: float = 0.05,
 ) -> CardPhoto:
     """Draw one card (perhaps partly covered) into a small degraded photo.
 
@@ -277,9 +278,16 @@ def sample_card_photo(
     rank_px = 0.1 * card_h
     photo = _degrade(canvas, rng, card_w, rank_px)
 
-    # the detector's quad: jittered, any corner first, either winding
-    jitter = rng.normal(0, 0.015 * card_w, (4, 2)) + rng.normal(0, 0.01 * card_w, (1, 2))
-    detected = quad + jitter
+    # the detector's quad: off by what the shipped detector's boxes are off (``box_error``:
+    # the spread of the centre shift, in card widths; the size and turn scale with it),
+    # jittered per corner, any corner first, either winding
+    centre = quad.mean(axis=0)
+    turn = math.radians(rng.normal(0, 50 * box_error))
+    rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+    grow = 1.0 + rng.normal(0, 0.8 * box_error)
+    detected = (quad - centre) @ rot.T * grow + centre
+    detected = detected + rng.normal(0, box_error * card_w, (1, 2))
+    detected = detected + rng.normal(0, 0.015 * card_w, (4, 2))
     detected = np.roll(detected, int(rng.integers(4)), axis=0)
     if rng.random() < 0.5:
         detected = detected[::-1]
