@@ -80,3 +80,25 @@ def verify_checksum(path: Path) -> None:
             f"replaced without updating its checksum and model card"
         )
     _verified[key] = actual
+
+
+def cpu_session(path: Path, threads: int | None = None, *, spin: bool = False):  # noqa: ANN201
+    """An onnxruntime CPU session for one of our models.
+
+    The pipeline runs several sessions one after the other (detector, card axis, identity);
+    onnxruntime's default of letting idle worker threads spin makes one session's threads
+    burn the cores the next one needs (measured: the detector took 81 ms inside the pipeline
+    against 44 ms alone), so only the session that carries the bulk of the work (``spin``)
+    keeps spinning.
+    """
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    if threads:
+        options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    if not spin:
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
+

@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from vision.errors import TrickvisionError
+from vision.models import cpu_session
 from vision.models import model_path as find_model
 
 #: Crop side in pixels and the window it covers, in units of the box's long side.
@@ -147,18 +148,10 @@ class AxisClassifier:
     """The ONNX crop classifier (``models/card_axis.onnx``)."""
 
     def __init__(self, model_path: str | Path | None = None, *, threads: int | None = None) -> None:
-        import onnxruntime as ort
-
         path = Path(model_path) if model_path is not None else find_model("card_axis")
         if not path.is_file():
             raise TrickvisionError(f"card axis model not found: {path}")
-        options = ort.SessionOptions()
-        if threads:
-            options.intra_op_num_threads = threads
-        options.log_severity_level = 3
-        self.session = ort.InferenceSession(
-            str(path), sess_options=options, providers=["CPUExecutionProvider"]
-        )
+        self.session = cpu_session(path, threads)
         inp = self.session.get_inputs()[0]
         self.input_name = inp.name
         self.size = int(inp.shape[2]) if isinstance(inp.shape[2], int) else CROP_SIZE

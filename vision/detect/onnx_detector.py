@@ -23,7 +23,7 @@ from vision.detect.obb import (
     to_blob,
 )
 from vision.errors import TrickvisionError
-from vision.models import model_exists
+from vision.models import cpu_session, model_exists
 from vision.models import model_path as find_model
 
 
@@ -56,18 +56,10 @@ class CardDetector:
             raise ValueError(f"conf must be in (0, 1), got {conf}")
         if not 0.0 < iou <= 1.0:
             raise ValueError(f"iou must be in (0, 1], got {iou}")
-        import onnxruntime as ort
-
         path = Path(model_path) if model_path is not None else find_model("detector")
         if not path.is_file():
             raise TrickvisionError(f"detector model not found: {path}")
-        options = ort.SessionOptions()
-        if threads:
-            options.intra_op_num_threads = threads
-        options.log_severity_level = 3
-        self.session = ort.InferenceSession(
-            str(path), sess_options=options, providers=["CPUExecutionProvider"]
-        )
+        self.session = cpu_session(path, threads, spin=True)
         inp = self.session.get_inputs()[0]
         self.input_name = inp.name
         meta = self.session.get_modelmeta().custom_metadata_map

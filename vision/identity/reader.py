@@ -25,6 +25,7 @@ import numpy as np
 from vision.cards import BRIDGE_DECK, LHOMBRE_DECK, PIQUET_DECK, Card
 from vision.errors import TrickvisionError, UnknownGameError
 from vision.identity.crops import CORNER_NAMES, card_size_px, corner_crops, sharpness, to_tensor
+from vision.models import cpu_session
 from vision.models import verify_checksum as verify_model_checksum
 
 MODEL_NAME = "identity"
@@ -113,13 +114,7 @@ class IdentityReader:
             raise ValueError(f"min_confidence must be in (0, 1], got {min_confidence}")
         path = Path(model_path) if model_path is not None else _default_model_path()
         verify_checksum(path)
-        import onnxruntime as ort
-
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        self._session = ort.InferenceSession(str(path), options,
-                                             providers=["CPUExecutionProvider"])
+        self._session = cpu_session(path, threads)
         meta = self._session.get_modelmeta().custom_metadata_map
         try:
             names = ast.literal_eval(meta["names"])
