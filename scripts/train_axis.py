@@ -159,8 +159,9 @@ def _chunk(args: tuple[str, int, int]) -> tuple[str, int]:
     return out_file, len(labels)
 
 
-def generate(data: Path, n_train: int, n_val: int, procs: int) -> None:
+def generate(data: Path, n_train: int, n_val: int, procs: int, seed_offset: int = 0) -> None:
     for split, n, base in (("train", n_train, TRAIN_SEED), ("val", n_val, VAL_SEED)):
+        base += seed_offset if split == "train" else 0
         out = data / split
         if out.exists():
             print(f"{out} exists, not regenerated", flush=True)
@@ -195,8 +196,9 @@ def load(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.concatenate(xs), np.concatenate(ys), np.concatenate(ts)
 
 
-def build_net():
-    """Six 3x3 convolutions, global pooling, two heads: 3 class logits and 4 box offsets."""
+def build_net(width: float = 1.0):
+    """Six 3x3 convolutions, global pooling, two heads: 3 class logits and 4 box offsets;
+    ``width`` scales every layer's channels."""
     import torch
     import torch.nn as nn
 
@@ -206,18 +208,19 @@ def build_net():
     class AxisNet(nn.Module):
         def __init__(self) -> None:
             super().__init__()
+            c = [max(8, int(round(k * width))) for k in (16, 32, 32, 64, 64, 96)]
             self.features = nn.Sequential(
-                *block(3, 16, 2),
-                *block(16, 32, 2),
-                *block(32, 32, 1),
-                *block(32, 64, 2),
-                *block(64, 64, 1),
-                *block(64, 96, 2),
+                *block(3, c[0], 2),
+                *block(c[0], c[1], 2),
+                *block(c[1], c[2], 1),
+                *block(c[2], c[3], 2),
+                *block(c[3], c[4], 1),
+                *block(c[4], c[5], 2),
                 nn.AdaptiveAvgPool2d(1),
                 nn.Flatten(),
             )
-            self.classes = nn.Linear(96, 3)
-            self.box = nn.Linear(96, 4)
+            self.classes = nn.Linear(c[5], 3)
+            self.box = nn.Linear(c[5], 4)
 
         def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
             f = self.features(x)
@@ -255,7 +258,9 @@ def _augment(x, y, t, gen):
     return x, y, t
 
 
-def train(data: Path, run: Path, epochs: int, threads: int, batch: int, lr: float) -> Path:
+def train(
+    data: Path, run: Path, epochs: int, threads: int, batch: int, lr: float, width: float = 1.0
+) -> Path:
     import torch
     import torch.nn.functional as F
 
@@ -268,7 +273,7 @@ def train(data: Path, run: Path, epochs: int, threads: int, batch: int, lr: floa
     xtr_t, xva_t = to_t(xtr), to_t(xva)
     ytr_t, yva_t = torch.from_numpy(ytr), torch.from_numpy(yva)
     ttr_t, tva_t = torch.from_numpy(ttr), torch.from_numpy(tva)
-    net = build_net()
+    net = build_net(width)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * ((len(ytr) + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
@@ -323,12 +328,12 @@ def train(data: Path, run: Path, epochs: int, threads: int, batch: int, lr: floa
     return run / "best.pt"
 
 
-def export(weights: Path, out: Path, models: Path | None) -> Path:
+def export(weights: Path, out: Path, models: Path | None, width: float = 1.0) -> Path:
     import torch
 
     from vision.detect.axis import CROP_SIZE
 
-    net = build_net()
+    net = build_net(width)
     net.load_state_dict(torch.load(weights, map_location="cpu"))
     net.eval()
     dummy = torch.zeros(1, 3, CROP_SIZE, CROP_SIZE)
@@ -363,6 +368,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--width", type=float, default=1.0, help="channel multiplier")
+    parser.add_argument("--seed-offset", type=int, default=0, help="added to the data seeds")
     parser.add_argument("--models", default=str(REPO / "models"), help="'' to not ship")
     parser.add_argument("--force", action="store_true")
     parser.add_argument("--only-data", action="store_true")
@@ -372,13 +379,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.force:
         shutil.rmtree(data, ignore_errors=True)
         shutil.rmtree(run, ignore_errors=True)
-    generate(data, args.scenes, args.val_scenes, args.procs)
+    generate(data, args.scenes, args.val_scenes, args.procs, args.seed_offset)
     if args.only_data:
         return 0
     weights = run / "best.pt"
     if not weights.exists():
-        weights = train(data, run, args.epochs, args.threads, args.batch, args.lr)
-    export(weights, run / "card_axis.onnx", Path(args.models) if args.models else None)
+        weights = train(data, run, args.epochs, args.threads, args.batch, args.lr, args.width)
+    export(weights, run / "card_axis.onnx", Path(args.models) if args.models else None, args.width)
     return 0
 
 
