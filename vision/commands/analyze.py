@@ -50,7 +50,8 @@ def add_analysis_arguments(parser: argparse.ArgumentParser, *, out_default: str 
                         help="folder for <photo>.annotated.jpg and <photo>.report.json "
                              f"(default {out_default!r}; '' writes nothing)")
     parser.add_argument("--model", metavar="ONNX", help="detector model (default: shipped)")
-    parser.add_argument("--conf", type=float, default=0.3, help="detector score threshold")
+    parser.add_argument("--conf", type=float, default=None,
+                        help="detector score threshold (default: the detector's, 0.25)")
     parser.add_argument("--no-faces", action="store_true", help="do not read face-up cards")
 
 
@@ -84,9 +85,8 @@ def build_analyzer(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from vision.detect.onnx_detector import CardDetector
     from vision.pipeline import PhotoAnalyzer
 
-    detector = CardDetector(args.model, conf=args.conf) if args.model else CardDetector(
-        conf=args.conf
-    )
+    options = {} if args.conf is None else {"conf": args.conf}
+    detector = CardDetector(args.model, **options)
     return PhotoAnalyzer(
         game=None if args.game == "auto" else args.game,
         detector=detector,
