@@ -45,15 +45,6 @@ BOX_WEIGHT = 1.0  # box targets are scaled to about unit size (vision.detect.axi
 CHUNK = 25  # scenes per task (its own seeds: deterministic whatever the pool size)
 
 
-def _card_geometry(quad: np.ndarray) -> tuple[np.ndarray, float, float, float]:
-    """Centre, long side, short side, angle of the long side (radians) of a true quad."""
-    q = np.asarray(quad, dtype=np.float64)
-    a, b = q[1] - q[0], q[2] - q[1]
-    la, lb = float(np.hypot(*a)), float(np.hypot(*b))
-    long_vec = a if la >= lb else b
-    return q.mean(axis=0), max(la, lb), min(la, lb), float(np.arctan2(long_vec[1], long_vec[0]))
-
-
 def _axis_label(box_angle: float, long_angle: float) -> int:
     from vision.detect.axis import ALONG_H, ALONG_W
 
@@ -61,23 +52,18 @@ def _axis_label(box_angle: float, long_angle: float) -> int:
     return ALONG_W if d < np.pi / 4 or d > 3 * np.pi / 4 else ALONG_H
 
 
-def _target(box: np.ndarray, geo: tuple) -> np.ndarray:
-    """Where the true card lies relative to ``box``, as the classifier's regression head
-    predicts it (:func:`vision.detect.axis.encode_targets`)."""
-    from vision.detect.axis import encode_targets
-
-    centre, long_side, short_side, _ = geo
-    return encode_targets(box, centre, long_side, short_side)
-
-
 def _scene_samples(scene, detector, rng) -> tuple[list[np.ndarray], list[int], list[np.ndarray]]:
-    from vision.detect.axis import NO_CARD
+    from vision.detect.axis import NO_CARD, encode_targets
+    from vision.table.rows import measure
 
     truth = scene.truth
     cards = [c for c in truth["cards"] if c["visible_fraction"] >= 0.05]
-    geo = [_card_geometry(c["quad"]) for c in cards]
-    centres = np.array([g[0] for g in geo]) if geo else np.zeros((0, 2))
-    shorts = np.array([g[2] for g in geo]) if geo else np.zeros(0)
+    geo = measure(np.array([c["quad"] for c in cards], dtype=np.float64).reshape(-1, 4, 2))
+    centres, shorts = geo.centers, geo.short_len
+    angles = np.arctan2(geo.long_axis[:, 1], geo.long_axis[:, 0])  # of the long side
+
+    def target(b: np.ndarray, k: int) -> np.ndarray:
+        return encode_targets(b, centres[k], geo.long_len[k], shorts[k])
     boxes: list[np.ndarray] = []
     labels: list[int] = []
     targets: list[np.ndarray] = []
@@ -95,15 +81,15 @@ def _scene_samples(scene, detector, rng) -> tuple[list[np.ndarray], list[int], l
             k = int(np.argmin(d))
             if d[k] < 0.35:
                 boxes.append(b)
-                labels.append(_axis_label(b[4], geo[k][3]))
-                targets.append(_target(b, geo[k]))
+                labels.append(_axis_label(b[4], angles[k]))
+                targets.append(target(b, k))
             elif d[k] > 0.6:
                 boxes.append(b)
                 labels.append(NO_CARD)
                 targets.append(none)
     # jittered true rectangles, turned by a random multiple of 90 degrees
-    for g, card in zip(geo, cards, strict=True):
-        c, long_side, short_side, angle = g
+    for k, card in enumerate(cards):
+        c, long_side, short_side, angle = centres[k], geo.long_len[k], shorts[k], angles[k]
         if card["visible_fraction"] < 0.15:
             continue
         turn = int(rng.integers(0, 2))
@@ -115,10 +101,10 @@ def _scene_samples(scene, detector, rng) -> tuple[list[np.ndarray], list[int], l
         a = angle + turn * np.pi / 2 + np.radians(rng.normal(0, 5))
         boxes.append(np.array([cx, cy, w, h, a]))
         labels.append(_axis_label(a, angle))
-        targets.append(_target(boxes[-1], g))
+        targets.append(target(boxes[-1], k))
     # boxes on the cloth and between cards
     hgt, wid = scene.image.shape[:2]
-    typical = float(np.median([g[1] for g in geo])) if geo else 0.15 * min(hgt, wid)
+    typical = float(np.median(geo.long_len)) if cards else 0.15 * min(hgt, wid)
     for _ in range(8):
         p = rng.uniform([0, 0], [wid, hgt])
         if len(centres) and np.min(np.hypot(*(centres - p).T) / shorts) < 0.7:

@@ -106,13 +106,13 @@ def evaluate_script(script: Any, *, gate: bool = True, mode: str = "live",
     what a hand still covers. ``noise`` (a :class:`vision.video.pipeline.ReadingNoise`) adds
     detector-like errors to the readings.
     """
-    from vision.video.gate import CONFIRM_S, LIVE, OFFLINE, ChangeGate
+    from vision.video.gate import CONFIRM_S, SETTINGS, ChangeGate
     from vision.video.pipeline import TruthAnalyzer, VideoPipeline
     from vision.video.sources import Frame
     from vision.video.tracker import TableTracker
 
     confirm_s = CONFIRM_S[mode]
-    settings = LIVE if mode == "live" else OFFLINE
+    settings = SETTINGS[mode]
     truth: dict[int, Any] = {}
     analyzer = TruthAnalyzer(truth, script.fps, noise=noise)
     d = script.deal

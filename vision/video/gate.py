@@ -135,5 +135,7 @@ class ChangeGate:
 LIVE = {"settle_s": 0.1, "recheck_s": 0.2, "max_blind_s": 0.2, "keepalive_s": 2.0}
 #: Gate settings for a recorded video: nobody waits for an alert, fewer looks.
 OFFLINE = {"settle_s": 0.1, "recheck_s": 0.3, "max_blind_s": 1.0, "keepalive_s": 2.0}
+#: The gate settings of each mode ("live": ``watch``, "offline": ``video``).
+SETTINGS = {"live": LIVE, "offline": OFFLINE}
 #: The tracker's persistence that goes with each (seconds).
 CONFIRM_S = {"live": 0.2, "offline": 0.3}

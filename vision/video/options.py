@@ -198,11 +198,11 @@ def _hms(s: float) -> str:
 
 def make_gate(args: argparse.Namespace, mode: str) -> Any:
     """The change gate for ``mode`` ("live" or "offline") with the user's overrides."""
-    from vision.video.gate import LIVE, OFFLINE, ChangeGate
+    from vision.video.gate import SETTINGS, ChangeGate
 
     if args.no_gate:
         return None
-    settings = dict(LIVE if mode == "live" else OFFLINE)
+    settings = dict(SETTINGS[mode])
     settings.update(settle_s=args.settle, keepalive_s=args.keepalive)
     return ChangeGate(**settings)
 
