@@ -42,6 +42,19 @@ REVOKE_WEIGHT = 1.5
 SWAP_MIN_SCORE = 2.0
 SWAP_MIN_GAIN = 2.0
 
+#: Aligning a row of the wrong length with the other rows (a camera that sees one card twice
+#: or misses one shifts every later card of that row): the cost of leaving one of its cards
+#: out (plus up to ``ALIGN_DROP_SURE`` for a card read with full confidence), of a trick with
+#: no card of that row, of a card that disagrees with the trick the other rows show, and of
+#: one whose orientation could not be read. A drop and a gap together cost more than one
+#: disagreeing card, so a single wrongly laid card is never explained away as a missing plus
+#: an extra one.
+ALIGN_DROP = 0.6
+ALIGN_DROP_SURE = 0.2
+ALIGN_GAP = 0.7
+ALIGN_MISMATCH = 1.0
+ALIGN_UNKNOWN = 0.15
+
 WON, LOST, UNKNOWN = Orientation.WON, Orientation.LOST, Orientation.UNKNOWN
 
 
@@ -344,8 +357,8 @@ class _Reconstruction:
 
     # ----------------------------------------------------------------------------- grids
     def _grid(self, cards: dict[Seat, list[Card | None]], orients: dict[Seat, list[Orientation]],
-              repairs: tuple[tuple[str, Seat, int], ...] = ()) -> _Grid:
-        n = self.n_tricks
+              repairs: tuple[tuple[str, Seat, int], ...] = (), n: int | None = None) -> _Grid:
+        n = self.n_tricks if n is None else n
         seats = self.seats
         # positions past the last trick are not part of the play (and must not count as
         # cards still held when looking for revokes)
@@ -391,7 +404,58 @@ class _Reconstruction:
         if len(wrong_length) != 1:
             base.repairs = ()
         base.repair = base.repairs[-1] if base.repairs else None
+        aligned = self._aligned_grid(cards, orients, wrong_length, target)
+        if aligned is not None:
+            grids.append(aligned)
         return grids
+
+    def _aligned_grid(self, cards: dict[Seat, list[Card | None]],
+                      orients: dict[Seat, list[Orientation]], wrong_length: list[Seat],
+                      target: int) -> _Grid | None:
+        """Every row of the wrong length aligned with the rows of the right one.
+
+        Each wrong row in turn (the least wrong first) is matched against what the rows
+        already aligned say about each trick, leaving out the cards (and leaving empty the
+        tricks) that make it fit best - any number of them, in any rows, where ``_grids``'s
+        exhaustive repairs stop at one card in one row.
+        """
+        n = min(target, self.game.hand_size)
+        refs = {s: orients[s] for s in self.seats if len(orients.get(s, ())) == target}
+        if not wrong_length or not refs or n <= 0:
+            return None
+        confidence = {s: [e.confidence for e in self.obs.rows.get(s, [])] for s in self.seats}
+        new_cards = {s: list(cards[s][:n]) for s in self.seats}
+        new_orients = {s: list(orients[s][:n]) for s in self.seats}
+        repairs: list[tuple[str, Seat, int]] = []
+        for s in sorted(wrong_length, key=lambda s: (abs(len(orients[s]) - target), s)):
+            expected = [self._expected(s, i, refs) for i in range(n)]
+            places, dropped = _align(orients[s], confidence[s], expected)
+            new_cards[s] = [cards[s][k] if k is not None else None for k in places]
+            new_orients[s] = [orients[s][k] if k is not None else UNKNOWN for k in places]
+            repairs += [("extra", s, k + 1) for k in dropped]
+            repairs += [("gap", s, i + 1) for i, k in enumerate(places) if k is None]
+            refs[s] = new_orients[s]
+        return self._grid(new_cards, new_orients, tuple(repairs), n=n)
+
+    def _expected(self, seat: Seat, i: int, refs: dict[Seat, list[Orientation]]
+                  ) -> Orientation | None:
+        """How ``seat``'s card of trick ``i`` should lie by the rows in ``refs``; None when
+        they do not tell (unread, disagreeing, or not enough rows)."""
+        g = self.game
+        shown = {r: col[i] for r, col in refs.items() if r != seat and i < len(col)}
+        known = {r: o for r, o in shown.items() if o is not UNKNOWN}
+        if g.partnership:
+            sides = {(r.side if o is WON else ("EW" if r.side == "NS" else "NS"))
+                     for r, o in known.items()}
+            if len(sides) != 1:
+                return None
+            return WON if seat.side in sides else LOST
+        if any(o is WON for o in known.values()):
+            return LOST
+        others = [s for s in self.seats if s != seat]
+        if all(known.get(s) is LOST for s in others):
+            return WON
+        return None
 
     def _try_swaps(self, chain: _Chain, contract: Contract | None) -> _Chain:
         """Exchange two adjacent cards of a row when that removes several contradictions."""
@@ -432,11 +496,26 @@ class _Reconstruction:
             if n > g.hand_size:
                 what = f"a hand of {g.hand_size}"
             msg = f"{s}: row has {n} card{'s' if n != 1 else ''}, expected {target} ({what})"
+            own = [r for r in chain.grid.repairs if r[1] == s and r[0] in ("gap", "extra")]
             places = sorted({r[2] for c in tied for r in c.grid.repairs
                              if r[1] == s and r[0] in ("gap", "extra")})
             kind = "missing" if n < target else "extra"
             trick = None
-            if len(places) == 1:
+            if len(own) > 1 and places == sorted({r[2] for r in own}):
+                extra = sorted(r[2] for r in own if r[0] == "extra")
+                gaps = sorted(r[2] for r in own if r[0] == "gap")
+                parts = []
+                if extra:
+                    parts.append(f"the card{'s' if len(extra) > 1 else ''} at position"
+                                 f"{'s' if len(extra) > 1 else ''} "
+                                 f"{', '.join(map(str, extra))} seem{'' if len(extra) > 1 else 's'}"
+                                 " to be extra")
+                if gaps:
+                    parts.append(f"the card{'s' if len(gaps) > 1 else ''} of trick"
+                                 f"{'s' if len(gaps) > 1 else ''} {', '.join(map(str, gaps))} "
+                                 f"seem{'' if len(gaps) > 1 else 's'} to be missing")
+                msg += "; " + " and ".join(parts) + " (the rest of the row then fits the play)"
+            elif len(places) == 1:
                 trick = places[0]
                 where = (f"the card of trick {trick} seems to be missing" if kind == "missing"
                          else f"the card at position {trick} seems to be extra")
@@ -693,8 +772,9 @@ class _Reconstruction:
         g = self.game
         tricks: list[TrickReport] = []
         undetermined: list[int] = []
-        ties = [c for c in self._ties if c.grid.repairs == chain.grid.repairs
-                or not any(r[0] == "swap" for r in chain.grid.repairs)]
+        ties = [c for c in self._ties if len(c.steps) == len(chain.steps) and (
+                c.grid.repairs == chain.grid.repairs
+                or not any(r[0] == "swap" for r in chain.grid.repairs))]
         for i, st in enumerate(chain.steps):
             winner, side, evidence, candidates = st.winner, st.side, st.evidence, st.candidates
             leader = next(iter(st.leaders)) if len(st.leaders) == 1 else None
@@ -764,6 +844,62 @@ class _Reconstruction:
             cards = filled
         return {s: tuple(sorted((c for c in cards[s] if c is not None), reverse=True))
                 for s in self.seats}
+
+
+def _align(orients: list[Orientation], confidence: list[float | None],
+           expected: list[Orientation | None]) -> tuple[list[int | None], list[int]]:
+    """Best monotone matching of a row's cards to the tricks' expected orientations.
+
+    Returns, per trick, the index of the row card placed there (None: a gap) and the indexes
+    of the cards left out. Edit distance: each card is matched, dropped or each trick left
+    empty, at the ``ALIGN_*`` costs.
+    """
+    n, m = len(orients), len(expected)
+    inf = float("inf")
+    cost = [[inf] * (m + 1) for _ in range(n + 1)]
+    move = [[""] * (m + 1) for _ in range(n + 1)]
+    cost[0][0] = 0.0
+
+    def drop_cost(k: int) -> float:
+        c = confidence[k] if k < len(confidence) and confidence[k] is not None else 0.5
+        return ALIGN_DROP + ALIGN_DROP_SURE * min(max(float(c), 0.0), 1.0)
+
+    def match_cost(k: int, i: int) -> float:
+        o, e = orients[k], expected[i]
+        if o is UNKNOWN:
+            return ALIGN_UNKNOWN
+        if e is None or o is e:
+            return 0.0
+        return ALIGN_MISMATCH
+
+    for k in range(n + 1):
+        for i in range(m + 1):
+            here = cost[k][i]
+            if here == inf:
+                continue
+            if k < n and i < m and here + match_cost(k, i) < cost[k + 1][i + 1]:
+                cost[k + 1][i + 1] = here + match_cost(k, i)
+                move[k + 1][i + 1] = "match"
+            if k < n and here + drop_cost(k) < cost[k + 1][i]:
+                cost[k + 1][i] = here + drop_cost(k)
+                move[k + 1][i] = "drop"
+            if i < m and here + ALIGN_GAP < cost[k][i + 1]:
+                cost[k][i + 1] = here + ALIGN_GAP
+                move[k][i + 1] = "gap"
+    places: list[int | None] = [None] * m
+    dropped: list[int] = []
+    k, i = n, m
+    while k or i:
+        step = move[k][i]
+        if step == "match":
+            k, i = k - 1, i - 1
+            places[i] = k
+        elif step == "drop":
+            k -= 1
+            dropped.append(k)
+        else:
+            i -= 1
+    return places, sorted(dropped)
 
 
 def _other(o: Orientation) -> str:

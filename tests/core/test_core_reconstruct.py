@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -216,3 +218,39 @@ def test_any_table_gives_a_report_never_an_exception(game, table, dealer, first,
     r = reconstruct(obs)
     json.dumps(report_to_dict(r))
     assert sum(r.result.values()) + len(r.undetermined) == len(r.tricks)
+
+
+def _doubled(row: list[RowEntry], positions: list[int]) -> list[RowEntry]:
+    """The row as a camera that saw the cards at ``positions`` (0-based) twice reads it."""
+    out: list[RowEntry] = []
+    for k, entry in enumerate(row):
+        out.append(entry)
+        if k in positions:
+            out.append(RowEntry(orientation=entry.orientation, confidence=0.3))
+    return out
+
+
+@pytest.mark.parametrize("game", ["bridge", "preferans", "lhombre"])
+def test_rows_with_several_double_readings_are_realigned(game: str) -> None:
+    for seed in range(12):
+        d = simulate_deal(game, seed=seed)
+        obs = d.observation(with_cards=False, with_contract=False)
+        first, second = list(obs.rows)[:2]
+        obs.rows[first] = _doubled(obs.rows[first], [2, 6])
+        obs.rows[second] = _doubled(obs.rows[second], [4])
+        r = reconstruct(obs)
+        # both rows are named, and the count of each side is still the deal's
+        assert sorted(i.seat for i in r.issues_of(IssueKind.ROW_LENGTH)) == sorted([first, second])
+        assert r.result == d.result(), (game, seed)
+        assert len(r.tricks) == len(d.tricks)
+
+
+def test_two_extra_cards_are_named_in_the_row_length_issue() -> None:
+    obs = Observation("bridge", rows(
+        N="won:- lost:- won:- won:-", S="won:- lost:- won:- won:-",
+        E="lost:- won:- lost:- lost:-",
+        W="lost:- lost:- won:- won:- lost:- lost:-"))
+    r = reconstruct(obs)
+    (issue,) = r.issues_of(IssueKind.ROW_LENGTH)
+    assert issue.seat == W and "extra" in issue.message
+    assert r.result == {"NS": 3, "EW": 1} and r.undetermined == []
