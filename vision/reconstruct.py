@@ -420,21 +420,28 @@ class _Reconstruction:
         exhaustive repairs stop at one card in one row.
         """
         n = min(target, self.game.hand_size)
-        refs = {s: orients[s] for s in self.seats if len(orients.get(s, ())) == target}
-        if not wrong_length or not refs or n <= 0:
+        if not wrong_length or n <= 0:
             return None
         confidence = {s: [e.confidence for e in self.obs.rows.get(s, [])] for s in self.seats}
+        refs = {s: orients[s] for s in self.seats if len(orients.get(s, ())) == target}
+        order = sorted(wrong_length, key=lambda s: (abs(len(orients[s]) - target), s))
         new_cards = {s: list(cards[s][:n]) for s in self.seats}
         new_orients = {s: list(orients[s][:n]) for s in self.seats}
-        repairs: list[tuple[str, Seat, int]] = []
-        for s in sorted(wrong_length, key=lambda s: (abs(len(orients[s]) - target), s)):
-            expected = [self._expected(s, i, refs) for i in range(n)]
-            places, dropped = _align(orients[s], confidence[s], expected)
+        done: dict[Seat, tuple[list[int | None], list[int]]] = {}
+        # Every row is aligned with the rows already aligned (with nothing to go by, the
+        # first keeps its surest cards), then each once more with all the others.
+        for s in order + [s for s in order if len(order) > 1]:
+            others = {r: col for r, col in refs.items() if r != s}
+            expected = [self._expected(s, i, others) for i in range(n)]
+            places, dropped = done[s] = _align(orients[s], confidence[s], expected)
             new_cards[s] = [cards[s][k] if k is not None else None for k in places]
             new_orients[s] = [orients[s][k] if k is not None else UNKNOWN for k in places]
+            refs[s] = new_orients[s]
+        repairs: list[tuple[str, Seat, int]] = []
+        for s in order:
+            places, dropped = done[s]
             repairs += [("extra", s, k + 1) for k in dropped]
             repairs += [("gap", s, i + 1) for i, k in enumerate(places) if k is None]
-            refs[s] = new_orients[s]
         return self._grid(new_cards, new_orients, tuple(repairs), n=n)
 
     def _expected(self, seat: Seat, i: int, refs: dict[Seat, list[Orientation]]
