@@ -232,8 +232,12 @@ class PhotoAnalyzer:
         rows: dict[Seat, list[RowEntry]] = {}
         for seat, cards in reading.rows.items():
             rows[seat] = [row_entry(card) for card in cards]
+        # Cards of a trick still lying in the middle: the deal is being played, so the rows
+        # are as long as the tricks played so far, not a full hand.
+        complete = False if reading.current_trick else None
         return Observation(
-            game=game, rows=rows, dealer=dealer, first_leader=first_leader, contract=contract
+            game=game, rows=rows, dealer=dealer, first_leader=first_leader, contract=contract,
+            complete=complete,
         )
 
     def analyze(

@@ -321,7 +321,9 @@ class _Reconstruction:
             target = g.hand_size
         else:
             top = max(counts.values()) if counts else 0
-            target = max(n for n, k in counts.items() if k == top) if counts else 0
+            # rows of equal length outvote the others; between equally many, the shorter
+            # (a camera sees a card twice more often than it misses one)
+            target = min(n for n, k in counts.items() if k == top) if counts else 0
         wrong_length = [s for s in seats if lengths[s] != target and s in obs.rows]
         self.n_tricks = min(longest, g.hand_size)
 
