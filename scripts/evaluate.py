@@ -244,6 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default=None, help="detector ONNX (default: shipped)")
     parser.add_argument("--conf", type=float, default=None, help="default: the detector's")
     parser.add_argument("--iou", type=float, default=None, help="default: the detector's")
+    parser.add_argument("--candidate-iou", type=float, default=None,
+                        help="NMS before the second look (default: the detector's)")
     parser.add_argument("--axis", default=None, help="card-axis ONNX (default: shipped)")
     parser.add_argument("--no-axis", action="store_true", help="trust the detector's boxes")
     parser.add_argument("--oracle", action="store_true", help="true rectangles, no detector")
@@ -266,7 +268,8 @@ def main(argv: list[str] | None = None) -> int:
             from vision.detect.axis import AxisClassifier
 
             axis = AxisClassifier(args.axis)
-        options = {k: v for k, v in (("conf", args.conf), ("iou", args.iou)) if v is not None}
+        options = {k: v for k, v in (("conf", args.conf), ("iou", args.iou),
+                                     ("candidate_iou", args.candidate_iou)) if v is not None}
         detector = CardDetector(args.model, axis=axis, **options)
     sizes = [(1920, 1080), (1280, 960), (1280, 720), (640, 480)]
     summaries = []

@@ -868,32 +868,27 @@ def _align(orients: list[Orientation], confidence: list[float | None],
     cost = [[inf] * (m + 1) for _ in range(n + 1)]
     move = [[""] * (m + 1) for _ in range(n + 1)]
     cost[0][0] = 0.0
-
-    def drop_cost(k: int) -> float:
-        c = confidence[k] if k < len(confidence) and confidence[k] is not None else 0.5
-        return ALIGN_DROP + ALIGN_DROP_SURE * min(max(float(c), 0.0), 1.0)
-
-    def match_cost(k: int, i: int) -> float:
-        o, e = orients[k], expected[i]
-        if o is UNKNOWN:
-            return ALIGN_UNKNOWN
-        if e is None or o is e:
-            return 0.0
-        return ALIGN_MISMATCH
-
+    drop = [ALIGN_DROP + ALIGN_DROP_SURE * min(max(float(c), 0.0), 1.0)
+            if c is not None else ALIGN_DROP + 0.5 * ALIGN_DROP_SURE
+            for c in (list(confidence[:n]) + [None] * (n - len(confidence)))]
+    match = [[ALIGN_UNKNOWN if o is UNKNOWN else
+              (0.0 if e is None or o is e else ALIGN_MISMATCH) for e in expected]
+             for o in orients]
     for k in range(n + 1):
+        row, nxt = cost[k], cost[k + 1] if k < n else None
         for i in range(m + 1):
-            here = cost[k][i]
+            here = row[i]
             if here == inf:
                 continue
-            if k < n and i < m and here + match_cost(k, i) < cost[k + 1][i + 1]:
-                cost[k + 1][i + 1] = here + match_cost(k, i)
-                move[k + 1][i + 1] = "match"
-            if k < n and here + drop_cost(k) < cost[k + 1][i]:
-                cost[k + 1][i] = here + drop_cost(k)
-                move[k + 1][i] = "drop"
-            if i < m and here + ALIGN_GAP < cost[k][i + 1]:
-                cost[k][i + 1] = here + ALIGN_GAP
+            if nxt is not None:
+                if i < m and here + match[k][i] < nxt[i + 1]:
+                    nxt[i + 1] = here + match[k][i]
+                    move[k + 1][i + 1] = "match"
+                if here + drop[k] < nxt[i]:
+                    nxt[i] = here + drop[k]
+                    move[k + 1][i] = "drop"
+            if i < m and here + ALIGN_GAP < row[i + 1]:
+                row[i + 1] = here + ALIGN_GAP
                 move[k][i + 1] = "gap"
     places: list[int | None] = [None] * m
     dropped: list[int] = []
