@@ -135,7 +135,8 @@ def main(argv: list[str] | None = None) -> int:
         quantize(args.source, staged, blobs)
         if args.val is not None:
             for k, v in compare(args.source, staged, args.val).items():
-                print(f"[quantize] {k}: {v:.4f}" if isinstance(v, float) else f"[quantize] {k}: {v}")
+                shown = f"{v:.4f}" if isinstance(v, float) else str(v)
+                print(f"[quantize] {k}: {shown}")
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_bytes(staged.read_bytes())
     sys.path.insert(0, str(REPO / "scripts"))

@@ -14,6 +14,7 @@ from vision.detect.obb import (
     letterbox,
     polygon_iou,
     probiou,
+    probiou_matrix,
     rotated_nms,
     to_blob,
 )
@@ -118,6 +119,31 @@ def test_nms_keeps_row_neighbours_and_drops_duplicates():
     keep = rotated_nms(boxes, scores, iou=0.7)
     assert sorted(keep.tolist()) == [0, 1, 2]
     assert keep.tolist()[0] == 0  # best first
+
+
+def _greedy_nms_reference(xywhr, scores, iou):  # noqa: ANN001, ANN202
+    """Textbook greedy NMS over the full overlap matrix."""
+    order = np.argsort(-scores, kind="stable")
+    overlap = probiou_matrix(xywhr[order], xywhr[order]) > iou
+    alive = np.ones(len(order), dtype=bool)
+    keep = []
+    for i in range(len(order)):
+        if alive[i]:
+            keep.append(int(order[i]))
+            alive[i + 1 :] &= ~overlap[i, i + 1 :]
+    return keep
+
+
+def test_nms_skipping_distant_pairs_keeps_the_same_boxes_as_the_full_matrix():
+    rng = np.random.default_rng(4)
+    for n, iou in ((60, 0.3), (200, 0.5), (400, 0.7), (400, 0.8)):
+        boxes = np.column_stack([
+            rng.uniform(0, 640, n), rng.uniform(0, 480, n), rng.uniform(10, 90, n),
+            rng.uniform(8, 60, n), rng.uniform(-1.6, 1.6, n),
+        ])
+        scores = rng.uniform(0.25, 1.0, n)
+        assert rotated_nms(boxes, scores, iou, max_det=n).tolist() == \
+            _greedy_nms_reference(boxes, scores, iou)
 
 
 def test_nms_empty():

@@ -99,32 +99,36 @@ def axis_crops(
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     out = np.empty((len(boxes), size, size, 3), dtype=np.uint8)
     pyramid = _Pyramid(image)
-    for i, (cx, cy, w, h, angle) in enumerate(boxes):
-        step = max(window * max(w, h, 1.0) / size, 1e-3)  # image pixels per crop pixel
-        k = int(np.clip(np.floor(np.log2(max(step, 1.0))), 0, 4))
-        level = pyramid.level(k)
-        f = image.shape[1] / level.shape[1]
-        step_l = step / f
-        cos, sin = np.cos(angle), np.sin(angle)
-        # crop (u, v) -> level (x, y): centre + step * (u - c) * e_w + step * (v - c) * e_h
-        c = (size - 1) / 2.0
-        ccx = (cx + 0.5) / f - 0.5
-        ccy = (cy + 0.5) / f - 0.5
-        m = np.array(
-            [
-                [step_l * cos, -step_l * sin, ccx - step_l * c * (cos - sin)],
-                [step_l * sin, step_l * cos, ccy - step_l * c * (sin + cos)],
-            ]
-        )
-        out[i] = cv2.warpAffine(
-            level,
-            m,
-            (size, size),
-            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-            borderMode=cv2.BORDER_CONSTANT,
-            borderValue=(114, 114, 114),
-        )
+    # image pixels per crop pixel, and the pyramid level that is about that coarse
+    step = np.maximum(window * np.maximum(np.maximum(boxes[:, 2], boxes[:, 3]), 1.0) / size, 1e-3)
+    levels = np.clip(np.floor(np.log2(np.maximum(step, 1.0))), 0, 4).astype(int)
+    grid = np.arange(size, dtype=np.float64) - (size - 1) / 2.0
+    u, v = grid[None, None, :], grid[None, :, None]
+    # One remap per pyramid level for all its crops (stacked): crop (u, v) -> level (x, y) =
+    # centre + step * (u * e_w + v * e_h), bilinear, grey outside the image.
+    for k in np.unique(levels):
+        for idx in np.array_split(np.flatnonzero(levels == k), -(-np.sum(levels == k) // 256)):
+            _remap_into(out, idx, pyramid.level(int(k)), image.shape[1], boxes, step, u, v, size)
     return out
+
+
+def _remap_into(out: np.ndarray, idx: np.ndarray, level: np.ndarray, full_width: int,
+                boxes: np.ndarray, step: np.ndarray, u: np.ndarray, v: np.ndarray,
+                size: int) -> None:
+    """Cut the crops ``idx`` (at most a few hundred: one stacked map) from one level."""
+    f = full_width / level.shape[1]
+    s = (step[idx] / f)[:, None, None]
+    cos = np.cos(boxes[idx, 4])[:, None, None]
+    sin = np.sin(boxes[idx, 4])[:, None, None]
+    cx = ((boxes[idx, 0] + 0.5) / f - 0.5)[:, None, None]
+    cy = ((boxes[idx, 1] + 0.5) / f - 0.5)[:, None, None]
+    map_x = (cx + s * (cos * u - sin * v)).reshape(-1, size).astype(np.float32)
+    map_y = (cy + s * (sin * u + cos * v)).reshape(-1, size).astype(np.float32)
+    stacked = cv2.remap(
+        level, map_x, map_y, cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT, borderValue=(114, 114, 114),
+    )
+    out[idx] = stacked.reshape(len(idx), size, size, 3)
 
 
 def crops_to_blob(crops: np.ndarray) -> np.ndarray:
