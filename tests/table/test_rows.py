@@ -8,7 +8,7 @@ import pytest
 from vision.record import Orientation
 from vision.seats import Seat
 from vision.table.geometry import Calibration, TableFrame
-from vision.table.rows import RowReader, measure, overlap_depth, which_on_top
+from vision.table.rows import RowReader, measure, overlap_depth, principal_axis, which_on_top
 
 from .conftest import BRIDGE, CENTRE, card_quad, draw, make_row, make_table
 
@@ -188,3 +188,15 @@ def test_row_laid_from_the_right_is_read_in_laying_order():
                                np.ones(len(all_quads)), image=image)
     assert rows_as_text(reading)[Seat.S] == "WLLWWLW"
     assert any("row S" in n for n in reading.notes)
+
+
+def test_principal_axis_matches_the_eigen_decomposition() -> None:
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        pts = rng.normal(size=(rng.integers(3, 15), 2)) * rng.uniform(0.1, 5, 2)
+        pts = pts @ np.linalg.qr(rng.normal(size=(2, 2)))[0] + rng.normal(size=2) * 100
+        direction, major, minor = principal_axis(pts)
+        d = pts - pts.mean(axis=0)
+        evals, evecs = np.linalg.eigh(d.T @ d)
+        assert np.isclose(major, evals[-1]) and np.isclose(minor, evals[0])
+        assert np.isclose(abs(direction @ evecs[:, -1]), 1.0)
