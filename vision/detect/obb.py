@@ -58,9 +58,10 @@ def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
     scale = min(size / h, size / w)
     new_w, new_h = int(round(w * scale)), int(round(h * scale))
     if (new_w, new_h) != (w, h):
-        # bilinear, as the detector saw its training images (ultralytics resizes augmented
-        # images that way); area averaging took 7x as long (3.4 ms for 960x540)
-        resized = cv2.resize(image, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
+        # Area averaging when shrinking: 3 ms more for a 960x540 image than bilinear, but
+        # bilinear (aliased) read 4 points fewer of the hard test scenes' cards right.
+        interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+        resized = cv2.resize(image, (new_w, new_h), interpolation=interpolation)
     else:
         resized = image
     dw, dh = (size - new_w) / 2, (size - new_h) / 2
