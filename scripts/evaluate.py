@@ -13,7 +13,9 @@ with the ground truth:
 - confident-wrong readings (won read as lost or the reverse; ``unknown`` is not wrong);
 - rows with the exact number of cards, cards in the right seat and position;
 - photos whose totals (the reconstruction's result) are all exact;
-- face-up identity accuracy when an identity model is installed.
+- face-up identity accuracy when an identity model is installed;
+- on photos of rows turned face up: tricks of the real play the report gives with every card
+  and the winner right, and games fully reconstructed (every trick right).
 
 ``--oracle`` feeds the true card rectangles instead of the detector's (tests the table logic
 alone). Writes ``summary.json`` and a Markdown table to ``--out``.
@@ -154,6 +156,12 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str)
             got_n = len(reading.rows.get(Seat[seat_name], []))
             stats["rows_exact"] += int(got_n == n)
         stats["extra_rows"] += sum(1 for s in reading.rows if s.name not in true_rows)
+        if truth["stage"] == "faceup" and truth.get("tricks"):
+            right = _tricks_right(report, truth["tricks"])
+            stats["faceup_tricks"] += len(truth["tricks"])
+            stats["faceup_tricks_right"] += right
+            stats["faceup_photos"] += 1
+            stats["faceup_games_right"] += int(right == len(truth["tricks"]))
         true_result = (truth.get("report") or {}).get("result")
         totals_ok = true_result is not None and dict(report.result) == dict(true_result)
         stats["photos"] += 1
@@ -198,7 +206,27 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str)
     }
     if identity["face_up_row_cards"]:
         summary["identity_accuracy"] = identity["right"] / identity["face_up_row_cards"]
+    if stats["faceup_photos"]:
+        summary["faceup_tricks"] = stats["faceup_tricks"]
+        summary["faceup_tricks_right"] = stats["faceup_tricks_right"] / stats["faceup_tricks"]
+        summary["faceup_photos"] = stats["faceup_photos"]
+        summary["faceup_games_right"] = stats["faceup_games_right"] / stats["faceup_photos"]
     return summary
+
+
+def _tricks_right(report, true_tricks: list[dict]) -> int:  # noqa: ANN001
+    """How many tricks of the real play the report gives with every card and the winner."""
+    right = 0
+    for t in true_tricks:
+        if t["number"] > len(report.tricks):
+            continue
+        got = report.tricks[t["number"] - 1]
+        cards = {s.name: (str(c) if c is not None else None) for s, c in got.cards.items()}
+        if got.winner is not None and got.winner.name == t["winner"] and all(
+            cards.get(seat) == card for seat, card in t["plays"]
+        ):
+            right += 1
+    return right
 
 
 def scenes_for(n: int, seed_base: int, *, hard: bool, sizes: list[tuple[int, int] | None]):
@@ -232,6 +260,13 @@ def markdown(summaries: list[dict]) -> str:
             lines.append(
                 f"- {s['set']}: face-up identity {100 * s['identity_accuracy']:.2f} % of "
                 f"{s['identity']['face_up_row_cards']} face-up row cards"
+            )
+        if "faceup_tricks" in s:
+            lines.append(
+                f"- {s['set']}: face-up photos: {100 * s['faceup_tricks_right']:.1f} % of "
+                f"{s['faceup_tricks']} tricks with every card and the winner right, "
+                f"{100 * s['faceup_games_right']:.1f} % of {s['faceup_photos']} games fully "
+                "reconstructed"
             )
     return "\n".join(lines) + "\n"
 
