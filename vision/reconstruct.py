@@ -84,6 +84,9 @@ class Issue:
     message: str
     #: For ``wrong_orientation``: how the card should lie.
     expected: Orientation | None = None
+    #: For ``row_length``: the positions in the row as read (1-based) of the cards that seem
+    #: not to belong to the play (seen twice, or not a card at all).
+    positions: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -510,8 +513,10 @@ class _Reconstruction:
                              if r[1] == s and r[0] in ("gap", "extra")})
             kind = "missing" if n < target else "extra"
             trick = None
+            positions: tuple[int, ...] = ()
             if len(own) > 1 and places == sorted({r[2] for r in own}):
                 extra = sorted(r[2] for r in own if r[0] == "extra")
+                positions = tuple(extra)
                 gaps = sorted(r[2] for r in own if r[0] == "gap")
                 parts = []
                 if extra:
@@ -528,11 +533,13 @@ class _Reconstruction:
                 trick = places[0]
                 where = (f"the card of trick {trick} seems to be missing" if kind == "missing"
                          else f"the card at position {trick} seems to be extra")
+                if kind == "extra" and all(r[0] == "extra" for r in own):
+                    positions = (trick,)
                 msg += f"; {where} (the rest of the row then fits the play)"
             elif places:
                 msg += f"; the {kind} card is at one of positions " + \
                        ", ".join(map(str, places))
-            self.issues.append(Issue(IssueKind.ROW_LENGTH, s, trick, msg))
+            self.issues.append(Issue(IssueKind.ROW_LENGTH, s, trick, msg, positions=positions))
         for kind, s, p in chain.grid.repairs:
             if kind == "swap":
                 c = chain.grid.cards[s]

@@ -253,3 +253,9 @@ def test_two_extra_cards_are_named_in_the_row_length_issue() -> None:
     (issue,) = r.issues_of(IssueKind.ROW_LENGTH)
     assert issue.seat == W and "extra" in issue.message
     assert r.result == {"NS": 3, "EW": 1} and r.undetermined == []
+    # the two cards named are the ones whose removal leaves the row the play needs
+    assert len(issue.positions) == 2
+    kept = [e.orientation for k, e in enumerate(obs.rows[W], 1) if k not in issue.positions]
+    assert kept == [LOST, WON, LOST, LOST]
+    (entry,) = [i for i in report_to_dict(r)["issues"] if i["kind"] == "row_length"]
+    assert entry["positions"] == list(issue.positions)

@@ -56,3 +56,25 @@ def test_annotation_of_an_empty_reading_says_so():
     image = np.zeros((200, 300, 3), np.uint8)
     out = annotate(image, TableReading(image_size=(300, 200)), None)
     assert out.shape == image.shape and out.any()
+
+
+def test_cards_a_row_length_issue_names_as_extra_are_outlined_in_red():
+    from dataclasses import replace
+
+    from vision.reconstruct import Issue, IssueKind
+
+    truth = json.loads((SAMPLES / "demo_bridge_end.json").read_text())
+    image = cv2.imread(str(SAMPLES / "demo_bridge_end.jpg"))
+    analyzer = PhotoAnalyzer(game="bridge", detector=TruthDetector(truth), identity_reader=False)
+    reading, report = analyzer.analyze(image)
+    seat = next(iter(reading.rows))
+    card = reading.rows[seat][5]
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.polylines(mask, [np.round(card.quad).astype(np.int32).reshape(-1, 1, 2)], True, 255, 1)
+    before = annotate(image, reading, report)
+    assert _red_pixels(before) == 0
+    report = replace(report, issues=[Issue(IssueKind.ROW_LENGTH, seat, None, "row too long",
+                                           positions=(6,))])
+    after = annotate(image, reading, report)
+    red = np.all(after == np.array(RED, np.uint8), axis=-1)
+    assert red[mask > 0].mean() > 0.5  # the outline of the named card is red

@@ -228,7 +228,8 @@ def report_to_dict(report: Any) -> dict[str, Any]:
         "undetermined": list(report.undetermined),
         "issues": [
             {"kind": i.kind.value, "seat": name(i.seat), "trick": i.trick, "message": i.message,
-             **({"expected": i.expected.value} if i.expected is not None else {})}
+             **({"expected": i.expected.value} if i.expected is not None else {}),
+             **({"positions": list(i.positions)} if i.positions else {})}
             for i in report.issues
         ],
         "hands": None if report.hands is None else {

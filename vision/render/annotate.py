@@ -48,6 +48,8 @@ def annotate(image: np.ndarray, reading: TableReading, report: Any | None = None
     if report is not None:
         for issue in getattr(report, "issues", []):
             kind = issue.kind.value if hasattr(issue.kind, "value") else str(issue.kind)
+            for position in getattr(issue, "positions", ()):
+                bad_cards.add((issue.seat, int(position)))  # a card that seems extra
             if issue.seat is not None and issue.trick is not None:
                 bad_cards.add((issue.seat, int(issue.trick)))
             elif issue.trick is not None:
