@@ -1,0 +1,211 @@
+"""Quantize a crop classifier to 8-bit integers (onnxruntime static quantization).
+
+    /work/trainenv/bin/python scripts/quantize.py card_axis \
+        /work/runs/axis-models-v3/card_axis.onnx --val /work/data/axis-big/val
+    /work/trainenv/bin/python scripts/quantize.py identity /work/runs/identity-float.onnx
+
+Both classifiers run on many crops per photo - the second look on every candidate box (about
+100 for a full bridge table), the identity reader on two or four corners of every face-up card
+- which made them the largest costs of the pipeline after the detector. Integer convolutions
+run 2-3x faster on the CPU. Calibration uses the crops each model sees at inference, cut by
+the same code: for ``card_axis`` the shipped detector's candidates on renderer scenes from
+the classifier's own training seeds (5e9 + i, ``axis_crops``); for ``identity`` generated
+card photos (``vision.identity.synth``, training styles, seed 123). Before anything is
+written the quantized model is measured against the float one: ``card_axis`` on held-out
+validation crops (``--val``, the ``.npz`` files of ``train_axis.py``), ``identity`` on 4,000
+freshly generated crops (seed 789). Writes ``models/<name>.onnx`` (or ``--out``) and its
+``.sha256``.
+
+Needs the ``train`` extra (``onnx``; ``onnxruntime.quantization`` comes with onnxruntime).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from vision.detect.axis import ALONG_H, ALONG_W, NO_CARD, axis_crops, crops_to_blob  # noqa: E402
+from vision.models import cpu_session  # noqa: E402
+
+GAMES = ("bridge", "preferans", "lhombre")
+STAGES = ("end", "mid", "faceup")
+CALIBRATION_SEED = 5_000_000_000
+
+
+def axis_calibration(n_scenes: int) -> list[np.ndarray]:
+    """Batches of 64 crops of the shipped detector's candidates."""
+    from vision.detect.onnx_detector import CardDetector
+    from vision.synth.scene import render_game_scene
+
+    detector = CardDetector(axis=False)
+    out = []
+    for k in range(n_scenes):
+        seed = CALIBRATION_SEED + k
+        scene = render_game_scene(GAMES[k % 3], STAGES[(k // 3) % 3], seed,
+                                  image_size=(1280, 960), hard=k % 3 == 2)
+        raw, box = detector.candidates(scene.image, 0.8)
+        if len(raw.score):
+            xywhr = box.xywhr_to_image(raw.xywhr)
+            out.append(crops_to_blob(axis_crops(scene.image, xywhr)))
+    # equal batches: some calibration methods stack them
+    crops = np.concatenate(out) if out else np.zeros((0, 3, 48, 48), np.float32)
+    return [crops[i : i + 64] for i in range(0, len(crops) - 63, 64)]
+
+
+def quantize(source: Path, target: Path, blobs: list[np.ndarray]) -> None:
+    from onnxruntime.quantization import (
+        CalibrationDataReader,
+        QuantFormat,
+        QuantType,
+        quantize_static,
+    )
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    input_name = cpu_session(source).get_inputs()[0].name
+
+    class Reader(CalibrationDataReader):
+        def __init__(self) -> None:
+            self.batches = iter(blobs)
+
+        def get_next(self) -> dict[str, np.ndarray] | None:
+            batch = next(self.batches, None)
+            return None if batch is None else {input_name: batch}
+
+    with tempfile.TemporaryDirectory() as tmp:
+        prepared = Path(tmp) / "prepared.onnx"
+        quant_pre_process(str(source), str(prepared))
+        quantize_static(
+            str(prepared), str(target), Reader(), quant_format=QuantFormat.QDQ,
+            per_channel=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
+        )
+
+
+def identity_crops(seed: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` generated corner crops as the classifier's input, and their class indexes."""
+    from vision.identity.crops import to_tensor
+    from vision.identity.synth import CLASS_NAMES, sample_crops
+
+    rng = np.random.default_rng(seed)
+    crops: list[np.ndarray] = []
+    labels: list[int] = []
+    while len(crops) < n:
+        for c in sample_crops(rng):
+            crops.append(c.crop)
+            labels.append(CLASS_NAMES.index(c.label))
+    return to_tensor(np.stack(crops[:n])), np.array(labels[:n])
+
+
+def identity_calibration(n_crops: int) -> list[np.ndarray]:
+    x, _ = identity_crops(123, n_crops)
+    return [x[i : i + 64] for i in range(0, len(x) - 63, 64)]
+
+
+def _probabilities(session, x: np.ndarray) -> np.ndarray:  # noqa: ANN001
+    name = session.get_inputs()[0].name
+    return np.concatenate([session.run(None, {name: x[i : i + 256]})[0]
+                           for i in range(0, len(x), 256)])
+
+
+def compare_identity(float_model: Path, int_model: Path) -> dict[str, float]:
+    """Accuracy of both models on fresh generated crops, and what they read confidently."""
+    from vision.identity.synth import CLASS_NAMES
+
+    x, y = identity_crops(789, 4000)
+    out: dict[str, float] = {"crops": len(y)}
+    preds = {}
+    for label, path in (("float", float_model), ("int8", int_model)):
+        p = _probabilities(cpu_session(path), x)
+        pred, sure = p.argmax(1), p.max(1) >= 0.9
+        card = y != CLASS_NAMES.index("none")
+        preds[label] = pred
+        out[f"{label}_accuracy"] = float((pred == y).mean())
+        out[f"{label}_card_accuracy"] = float((pred[card] == y[card]).mean())
+        out[f"{label}_sure_right"] = int(((pred == y) & sure).sum())
+        out[f"{label}_sure_wrong"] = int(((pred != y) & sure).sum())
+    out["agreement"] = float((preds["float"] == preds["int8"]).mean())
+    return out
+
+
+def compare_axis(float_model: Path, int_model: Path, val_dir: Path) -> dict[str, float]:
+    """Crop accuracy of both models and how often they agree, on the validation crops."""
+    a, b = cpu_session(float_model), cpu_session(int_model)
+    name = a.get_inputs()[0].name
+    total = right_a = right_b = agree = cards = axis_a = axis_b = 0
+    box_diff: list[float] = []
+    for f in sorted(val_dir.glob("*.npz")):
+        with np.load(f) as z:
+            x, y = z["x"], z["y"]
+        for i in range(0, len(x), 512):
+            blob = crops_to_blob(x[i : i + 512])
+            la, ba = a.run(None, {name: blob})[:2]
+            lb, bb = b.run(None, {name: blob})[:2]
+            pa, pb, yy = la.argmax(1), lb.argmax(1), y[i : i + 512]
+            total += len(yy)
+            right_a += int((pa == yy).sum())
+            right_b += int((pb == yy).sum())
+            agree += int((pa == pb).sum())
+            card = yy != NO_CARD
+            cards += int(card.sum())
+            axis_a += int((la[card][:, [ALONG_W, ALONG_H]].argmax(1) == yy[card]).sum())
+            axis_b += int((lb[card][:, [ALONG_W, ALONG_H]].argmax(1) == yy[card]).sum())
+            box_diff.append(float(np.abs(ba - bb).mean()))
+    total = max(total, 1)
+    return {
+        "crops": total,
+        "float_accuracy": right_a / total,
+        "int8_accuracy": right_b / total,
+        "agreement": agree / total,
+        "float_axis_accuracy": axis_a / max(cards, 1),
+        "int8_axis_accuracy": axis_b / max(cards, 1),
+        "mean_box_head_difference": float(np.mean(box_diff)) if box_diff else 0.0,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("model", choices=("card_axis", "identity"))
+    parser.add_argument("source", type=Path, help="the float ONNX model")
+    parser.add_argument("--out", type=Path, default=None, help="default models/<model>.onnx")
+    parser.add_argument("--scenes", type=int, default=24, help="card_axis calibration scenes")
+    parser.add_argument("--crops", type=int, default=1024, help="identity calibration crops")
+    parser.add_argument("--val", type=Path, default=None, help="card_axis validation .npz folder")
+    args = parser.parse_args(argv)
+    out = args.out or REPO / "models" / f"{args.model}.onnx"
+    if not args.source.is_file():
+        parser.error(f"{args.source}: no such model file")
+    if args.source.resolve() == out.resolve():
+        parser.error("the output must differ from the float model (keep the source)")
+    if args.model == "card_axis":
+        blobs = axis_calibration(args.scenes)
+    else:
+        blobs = identity_calibration(args.crops)
+    print(f"[quantize] {sum(len(b) for b in blobs)} calibration crops")
+    with tempfile.TemporaryDirectory() as tmp:
+        staged = Path(tmp) / out.name
+        quantize(args.source, staged, blobs)
+        figures: dict[str, float] = {}
+        if args.model == "identity":
+            figures = compare_identity(args.source, staged)
+        elif args.val is not None:
+            figures = compare_axis(args.source, staged, args.val)
+        for k, v in figures.items():
+            shown = f"{v:.4f}" if isinstance(v, float) else str(v)
+            print(f"[quantize] {k}: {shown}")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(staged.read_bytes())
+    sys.path.insert(0, str(REPO / "scripts"))
+    from export import write_checksum
+
+    print(f"[quantize] wrote {out} and {write_checksum(out)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
