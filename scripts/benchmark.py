@@ -43,15 +43,18 @@ def photos(seed: int) -> list[tuple[str, np.ndarray]]:
     return out
 
 
-def time_ms(fn, repeats: int) -> float:  # noqa: ANN001
+def alternating_ms(first, second, repeats: int) -> tuple[float, float]:  # noqa: ANN001
+    """Median ms of ``first`` and of ``second``, called in turn ``repeats`` times each."""
     for _ in range(3):
-        fn()
-    times = []
+        first()
+        second()
+    a, b = [], []
     for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(times)
+        for fn, times in ((first, a), (second, b)):
+            t0 = time.perf_counter()
+            fn()
+            times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(a), statistics.median(b)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,12 +89,9 @@ def main(argv: list[str] | None = None) -> int:
         def bare(blob: np.ndarray = blob) -> None:
             detector.infer(blob)
 
-        # interleave the two so that load from other processes hits both alike
-        e2e, inf = [], []
-        for _ in range(3):
-            e2e.append(time_ms(end_to_end, max(1, args.repeats // 3)))
-            inf.append(time_ms(bare, max(1, args.repeats // 3)))
-        e2e_ms, inf_ms = statistics.median(e2e), statistics.median(inf)
+        # alternate the two call by call, so that load from other processes (this VM's
+        # speed drifts by 10-30 % within a minute) hits both alike
+        e2e_ms, inf_ms = alternating_ms(end_to_end, bare, args.repeats)
         reading, _ = analyzer.analyze(data)
         row = {
             "photo": label,
