@@ -19,6 +19,7 @@ import numpy as np
 
 from vision.contract import Contract
 from vision.errors import InputFileError, TrickvisionError
+from vision.identity.crops import covered_corners
 from vision.record import Observation, Orientation, RowEntry
 from vision.seats import Seat
 from vision.table.geometry import Calibration, TableFrame
@@ -206,8 +207,16 @@ class PhotoAnalyzer:
             return
         quads = np.stack([c.quad for c in face_up]) / scale
         game = self.game or "bridge"
+        # a row's later cards lie on its earlier ones: corners under them show their faces
+        covered = np.array([
+            covered_corners(quads[i], [
+                quads[j] for j, other in enumerate(face_up)
+                if other.seat is card.seat and card.row_position is not None
+                and other.row_position is not None and other.row_position > card.row_position
+            ]) for i, card in enumerate(face_up)
+        ])
         try:
-            results = reader.read(image, quads, game)
+            results = reader.read(image, quads, game, covered=covered)
         except TrickvisionError as exc:
             reading.notes.append(f"face reading failed: {exc}")
             return

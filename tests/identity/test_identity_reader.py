@@ -14,7 +14,7 @@ import pytest
 from vision.cards import Card
 from vision.errors import TrickvisionError
 from vision.identity import IdentityReader
-from vision.identity.crops import canonical_quad, corner_crops
+from vision.identity.crops import canonical_quad, corner_crops, covered_corners
 from vision.synth.faces import FaceStyle, face_mask, render_face
 
 MODEL = Path(__file__).resolve().parents[2] / "models" / "identity.onnx"
@@ -104,6 +104,26 @@ def test_reads_the_uncovered_strip_of_an_overlapping_row(reader: IdentityReader)
     photo, quads = place(layout)
     results = reader.read(photo, quads)
     assert [r.card for r in results] == row, [r.reason for r in results]
+
+
+def test_covered_corners_are_the_index_places_under_a_later_card() -> None:
+    card = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], float)
+    assert not covered_corners(card, []).any()
+    # the next card of a row lies on the right half: its top-right and bottom-right indexes
+    right = card + [30, 0]
+    assert covered_corners(card, [right]).tolist() == [False, True, True, False]
+    # the corner order follows the card's own (canonical) order, whatever the quad's
+    assert covered_corners(card[[1, 2, 3, 0]], [right]).sum() == 2
+    # a card lying below (further down, not on it) covers nothing
+    assert not covered_corners(card, [card + [0, 200]]).any()
+
+
+@needs_model
+def test_a_corner_under_another_card_does_not_vote(reader: IdentityReader) -> None:
+    photo, quads = place([(Card.from_str("SA"), 260, 260, 0)])
+    assert reader.read(photo, quads)[0].card == Card.from_str("SA")
+    hidden = reader.read(photo, quads, covered=np.ones((1, 4), bool))[0]
+    assert hidden.card is None and "no index" in (hidden.reason or "")
 
 
 @needs_model

@@ -128,7 +128,7 @@ class FakeIdentity:
     def __init__(self) -> None:
         self.calls = 0
 
-    def read(self, image, quads, game):  # noqa: ANN001, ANN201
+    def read(self, image, quads, game, covered=None):  # noqa: ANN001, ANN201
         from types import SimpleNamespace
 
         from vision.cards import Card

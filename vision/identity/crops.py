@@ -71,6 +71,32 @@ def _crop_to_card(corner: int, size: int) -> np.ndarray:
     raise ValueError(f"corner must be 0..3, got {corner}")
 
 
+#: Where an index is printed, as the centre of its usual area in unit card coordinates, for
+#: the four crops in order (the index of a standard deck sits within ~0.2 x 0.15 of a corner).
+INDEX_CENTRES = np.array([[0.1, 0.08], [0.9, 0.08], [0.9, 0.92], [0.1, 0.92]])
+
+
+def covered_corners(quad: np.ndarray, on_top: list[np.ndarray]) -> np.ndarray:
+    """(4,) bool: which of the card's four index places lie under one of the ``on_top``
+    quads (cards known to lie on it, such as the later cards of its row).
+
+    Such a corner shows the other card, not this one's index: its vote must not count.
+    """
+    covered = np.zeros(4, dtype=bool)
+    if not on_top:
+        return covered
+    q = canonical_quad(quad)
+    u, v = INDEX_CENTRES[:, :1], INDEX_CENTRES[:, 1:]
+    # bilinear map of the unit square onto the quad (exact for the parallelograms cards are)
+    points = (1 - u) * (1 - v) * q[0] + u * (1 - v) * q[1] + u * v * q[2] + (1 - u) * v * q[3]
+    for other in on_top:
+        poly = np.asarray(other, np.float32).reshape(-1, 1, 2)
+        for k, (x, y) in enumerate(points):
+            if not covered[k] and cv2.pointPolygonTest(poly, (float(x), float(y)), False) > 0:
+                covered[k] = True
+    return covered
+
+
 def corner_crops(image: np.ndarray, quad: np.ndarray, size: int = CROP_SIZE) -> np.ndarray:
     """The four corner crops of the card at ``quad``: uint8 array (4, size, size, 3).
 

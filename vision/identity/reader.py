@@ -154,10 +154,14 @@ class IdentityReader:
     # -- reading -------------------------------------------------------------------------------
 
     def read(self, image: np.ndarray, quads: np.ndarray | Sequence[np.ndarray],
-             game: str | None = None) -> list[IdentityResult]:
+             game: str | None = None, covered: np.ndarray | None = None
+             ) -> list[IdentityResult]:
         """Read each card at ``quads`` ((n, 4, 2) image px) in ``image`` (BGR uint8).
 
         ``game`` (bridge, preferans, lhombre) restricts the answers to that game's deck.
+        ``covered`` ((n, 4) bool, optional) marks corners known to lie under another card
+        (:func:`vision.identity.crops.covered_corners`): they show that card, so they count
+        as showing no index.
         """
         image = np.asarray(image)
         if image.ndim not in (2, 3) or image.size == 0:
@@ -195,6 +199,9 @@ class IdentityReader:
             probs = np.zeros((len(todo), 4, len(self.class_names)))
             probs[:, main] = self.classify(crops[:, main].reshape(-1, *crops.shape[2:])
                                            ).reshape(len(todo), 2, -1)
+            hidden = (np.asarray(covered, bool).reshape(-1, 4)[todo] if covered is not None
+                      else np.zeros((len(todo), 4), bool))
+            self._blank(probs, hidden, main)
             used: list[tuple[int, ...]] = [main] * len(todo)
             first = [self._combine(p[list(main)], main, in_deck, game) for p in probs]
             again = [j for j, r in enumerate(first) if r.card is None]
@@ -202,6 +209,7 @@ class IdentityReader:
                 extra = (1, 3)
                 more = self.classify(crops[again][:, extra].reshape(-1, *crops.shape[2:]))
                 probs[np.ix_(again, extra)] = more.reshape(len(again), 2, -1)
+                self._blank(probs, hidden, extra)
                 for j in again:
                     used[j] = (0, 1, 2, 3)
                     first[j] = self._combine(probs[j], used[j], in_deck, game)
@@ -209,6 +217,15 @@ class IdentityReader:
             for i, r in zip(todo, first, strict=True):
                 results[i] = r
         return [r for r in results if r is not None]
+
+    def _blank(self, probs: np.ndarray, hidden: np.ndarray, corners: tuple[int, ...]) -> None:
+        """Corners under another card read as "no index" (in place)."""
+        for k in corners:
+            rows = np.flatnonzero(hidden[:, k])
+            if len(rows):
+                probs[rows, k] = 0.0
+                if self._none >= 0:
+                    probs[rows, k, self._none] = 1.0
 
     def _discount_neighbours(self, results: list[IdentityResult], probs: np.ndarray,
                              used: list[tuple[int, ...]], quads: np.ndarray,
