@@ -207,14 +207,7 @@ class PhotoAnalyzer:
             return
         quads = np.stack([c.quad for c in face_up]) / scale
         game = self.game or "bridge"
-        # a row's later cards lie on its earlier ones: corners under them show their faces
-        covered = np.array([
-            covered_corners(quads[i], [
-                quads[j] for j, other in enumerate(face_up)
-                if other.seat is card.seat and card.row_position is not None
-                and other.row_position is not None and other.row_position > card.row_position
-            ]) for i, card in enumerate(face_up)
-        ])
+        covered = _covered_by_later_cards(face_up, quads)
         try:
             results = reader.read(image, quads, game, covered=covered)
         except TrickvisionError as exc:
@@ -281,6 +274,24 @@ class PhotoAnalyzer:
             if note not in reading.notes:
                 reading.notes.append(note)
         return reconstruct(observation)
+
+
+def _covered_by_later_cards(cards: list[SeenCard], quads: np.ndarray) -> np.ndarray:
+    """(n, 4) bool: the corners of each card that lie under a later card of its row (a
+    row's later cards lie on its earlier ones, so such a corner shows the later card)."""
+    low, high = quads.min(axis=1), quads.max(axis=1)
+    out = np.zeros((len(cards), 4), dtype=bool)
+    for i, card in enumerate(cards):
+        if card.row_position is None:
+            continue
+        later = [
+            quads[j] for j, other in enumerate(cards)
+            if other.seat is card.seat and other.row_position is not None
+            and other.row_position > card.row_position
+            and (low[j] < high[i]).all() and (low[i] < high[j]).all()  # boxes meet
+        ]
+        out[i] = covered_corners(quads[i], later)
+    return out
 
 
 def _jpeg_size(buffer: np.ndarray) -> tuple[int, int] | None:

@@ -388,7 +388,9 @@ class _Reconstruction:
                 base_orients[s] = orients[s] + [UNKNOWN]
         base = self._grid(base_cards, base_orients)
         grids = [base]
-        for s in wrong_length:
+        # every single repair of one row: only where one row is wrong (with several, one
+        # repair leaves the others wrong; the alignment below repairs them all at once)
+        for s in wrong_length if len(wrong_length) == 1 else []:
             row = cards[s]
             if not row or target > self.game.hand_size:
                 continue

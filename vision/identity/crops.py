@@ -28,6 +28,8 @@ CROP_SIZE = 64
 #: Corner region as fractions of the card's width and height.
 CORNER_W = 0.44
 CORNER_H = 0.34
+#: Each corner's successor around the quad.
+_NEXT = [1, 2, 3, 0]
 #: Names of the four crops, in order.
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 
@@ -40,20 +42,23 @@ def canonical_quad(quad: np.ndarray) -> np.ndarray:
     with a short first edge. Which short end is the top remains unknown (180 degrees).
     """
     q = np.asarray(quad, dtype=np.float64).reshape(4, 2)
-    x, y = q[:, 0], q[:, 1]
-    area2 = float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
+    nxt = q[_NEXT]
+    area2 = float(np.sum(q[:, 0] * nxt[:, 1] - nxt[:, 0] * q[:, 1]))
     if area2 < 0:  # counter-clockwise on screen (y down): reverse, keep the first corner
         q = q[[0, 3, 2, 1]]
-    e = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+        nxt = q[_NEXT]
+    d = nxt - q
+    e = np.hypot(d[:, 0], d[:, 1])
     if e[0] + e[2] > e[1] + e[3]:  # first edge is a long edge: start one corner later
-        q = np.roll(q, -1, axis=0)
+        q = q[_NEXT]
     return q
 
 
 def card_size_px(quad: np.ndarray) -> tuple[float, float]:
     """(width, height) of the card in image px: mean short and mean long edge."""
     q = canonical_quad(quad)
-    e = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    d = q[_NEXT] - q
+    e = np.hypot(d[:, 0], d[:, 1])
     return float((e[0] + e[2]) / 2.0), float((e[1] + e[3]) / 2.0)
 
 
