@@ -1,8 +1,9 @@
 """The shipped detector with and without its second look, on committed sample photos.
 
-These photos were rendered with seeds that no training used. When shipped the models read
-71 % of their row cards right with the second look and 42 % without; the test asserts a
-margin below that, so it fails when a model or the box handling regresses, not on noise.
+These photos were rendered with seeds that no training used. With the shipped models 70 % of
+their row cards (counted at their seat and position) are read right with the second look and
+57 % without (the first detector: 71 % and 42 %); the test asserts a margin below that, so it
+fails when a model or the box handling regresses, not on noise.
 """
 
 from __future__ import annotations
@@ -55,8 +56,8 @@ def _orientation_accuracy(axis: bool) -> tuple[float, int]:
 def test_second_look_turns_the_detectors_won_cards_the_right_way():
     with_axis, wrong_with = _orientation_accuracy(axis=True)
     without_axis, wrong_without = _orientation_accuracy(axis=False)
-    assert with_axis >= 0.65, with_axis  # measured 0.714 (without: 0.416)
-    assert with_axis >= without_axis + 0.2, (with_axis, without_axis)
+    assert with_axis >= 0.65, with_axis  # measured 0.702 (without: 0.571)
+    assert with_axis >= without_axis + 0.08, (with_axis, without_axis)
     assert wrong_with <= wrong_without
 
 

@@ -44,12 +44,12 @@ class CardDetector:
         model_path: str | Path | None = None,
         *,
         conf: float = 0.25,
-        iou: float = 0.7,
+        iou: float = 0.65,
         imgsz: int | None = None,
         threads: int | None = None,
         max_det: int = 300,
         axis: AxisClassifier | bool | None = None,
-        candidate_iou: float = 0.8,
+        candidate_iou: float = 0.85,
         min_card: float = 0.5,
     ) -> None:
         if not 0.0 < conf < 1.0:
