@@ -245,7 +245,8 @@ def _augment(x, y, t, gen):
 
 
 def train(
-    data: Path, run: Path, epochs: int, threads: int, batch: int, lr: float, width: float = 1.0
+    data: Path, run: Path, epochs: int, threads: int, batch: int, lr: float, width: float = 1.0,
+    init: Path | None = None,
 ) -> Path:
     import torch
     import torch.nn.functional as F
@@ -260,6 +261,8 @@ def train(
     ytr_t, yva_t = torch.from_numpy(ytr), torch.from_numpy(yva)
     ttr_t, tva_t = torch.from_numpy(ttr), torch.from_numpy(tva)
     net = build_net(width)
+    if init is not None:  # continue from our own earlier weights (e.g. on a new detector's crops)
+        net.load_state_dict(torch.load(init, map_location="cpu"))
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * ((len(ytr) + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
@@ -357,6 +360,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--width", type=float, default=1.0, help="channel multiplier")
     parser.add_argument("--seed-offset", type=int, default=0, help="added to the data seeds")
     parser.add_argument("--models", default=str(REPO / "models"), help="'' to not ship")
+    parser.add_argument("--init", default="", help="our own earlier best.pt to continue from")
     parser.add_argument("--force", action="store_true")
     parser.add_argument("--only-data", action="store_true")
     args = parser.parse_args(argv)
@@ -370,7 +374,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     weights = run / "best.pt"
     if not weights.exists():
-        weights = train(data, run, args.epochs, args.threads, args.batch, args.lr, args.width)
+        weights = train(data, run, args.epochs, args.threads, args.batch, args.lr, args.width,
+                        Path(args.init) if args.init else None)
     export(weights, run / "card_axis.onnx", Path(args.models) if args.models else None, args.width)
     return 0
 
