@@ -19,7 +19,6 @@ import numpy as np
 
 from vision.contract import Contract
 from vision.errors import InputFileError, TrickvisionError
-from vision.identity.crops import covered_corners
 from vision.record import Observation, Orientation, RowEntry
 from vision.seats import Seat
 from vision.table.geometry import Calibration, TableFrame
@@ -279,6 +278,8 @@ class PhotoAnalyzer:
 def _covered_by_later_cards(cards: list[SeenCard], quads: np.ndarray) -> np.ndarray:
     """(n, 4) bool: the corners of each card that lie under a later card of its row (a
     row's later cards lie on its earlier ones, so such a corner shows the later card)."""
+    from vision.identity.crops import covered_corners
+
     low, high = quads.min(axis=1), quads.max(axis=1)
     out = np.zeros((len(cards), 4), dtype=bool)
     for i, card in enumerate(cards):

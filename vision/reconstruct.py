@@ -408,8 +408,6 @@ class _Reconstruction:
                     c2[s] = row[:p] + row[p + 1:]
                     o2[s] = orients[s][:p] + orients[s][p + 1:]
                     grids.append(self._grid(c2, o2, (("extra", s, p + 1),)))
-        if len(wrong_length) != 1:
-            base.repairs = ()
         base.repair = base.repairs[-1] if base.repairs else None
         aligned = self._aligned_grid(cards, orients, wrong_length, target)
         if aligned is not None:
@@ -453,23 +451,16 @@ class _Reconstruction:
 
     def _expected(self, seat: Seat, i: int, refs: dict[Seat, list[Orientation]]
                   ) -> Orientation | None:
-        """How ``seat``'s card of trick ``i`` should lie by the rows in ``refs``; None when
-        they do not tell (unread, disagreeing, or not enough rows)."""
-        g = self.game
-        shown = {r: col[i] for r, col in refs.items() if r != seat and i < len(col)}
-        known = {r: o for r, o in shown.items() if o is not UNKNOWN}
-        if g.partnership:
-            sides = {(r.side if o is WON else ("EW" if r.side == "NS" else "NS"))
-                     for r, o in known.items()}
-            if len(sides) != 1:
-                return None
-            return WON if seat.side in sides else LOST
-        if any(o is WON for o in known.values()):
-            return LOST
-        others = [s for s in self.seats if s != seat]
-        if all(known.get(s) is LOST for s in others):
-            return WON
-        return None
+        """How ``seat``'s card of trick ``i`` should lie by what the rows in ``refs`` say of
+        the trick (the same reading as :meth:`_verdict`); None when they do not tell
+        (unread, disagreeing, or not enough rows)."""
+        shown = {s: refs[s][i] if s != seat and s in refs and i < len(refs[s]) else UNKNOWN
+                 for s in self.seats}
+        verdict = self._verdict(shown)
+        if verdict.conflict:
+            return None
+        wants = {self.game.orientation(seat, w) for w in verdict.winners}
+        return wants.pop() if len(wants) == 1 else None
 
     def _try_swaps(self, chain: _Chain, contract: Contract | None) -> _Chain:
         """Exchange two adjacent cards of a row when that removes several contradictions."""
