@@ -30,27 +30,29 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "scripts"))  # train_axis, export
 
 from vision.detect.axis import ALONG_H, ALONG_W, NO_CARD, axis_crops, crops_to_blob  # noqa: E402
 from vision.models import cpu_session  # noqa: E402
 
 GAMES = ("bridge", "preferans", "lhombre")
 STAGES = ("end", "mid", "faceup")
-CALIBRATION_SEED = 5_000_000_000
 
 
 def axis_calibration(n_scenes: int) -> list[np.ndarray]:
     """Batches of 64 crops of the shipped detector's candidates."""
+    from train_axis import CANDIDATE_IOU, TRAIN_SEED
+
     from vision.detect.onnx_detector import CardDetector
     from vision.synth.scene import render_game_scene
 
     detector = CardDetector(axis=False)
     out = []
     for k in range(n_scenes):
-        seed = CALIBRATION_SEED + k
+        seed = TRAIN_SEED + k
         scene = render_game_scene(GAMES[k % 3], STAGES[(k // 3) % 3], seed,
                                   image_size=(1280, 960), hard=k % 3 == 2)
-        raw, box = detector.candidates(scene.image, 0.8)
+        raw, box = detector.candidates(scene.image, CANDIDATE_IOU)  # as in training
         if len(raw.score):
             xywhr = box.xywhr_to_image(raw.xywhr)
             out.append(crops_to_blob(axis_crops(scene.image, xywhr)))
@@ -200,7 +202,6 @@ def main(argv: list[str] | None = None) -> int:
             print(f"[quantize] {k}: {shown}")
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_bytes(staged.read_bytes())
-    sys.path.insert(0, str(REPO / "scripts"))
     from export import write_checksum
 
     print(f"[quantize] wrote {out} and {write_checksum(out)}")

@@ -42,6 +42,8 @@ GAMES = ("bridge", "preferans", "lhombre")
 STAGES = ("end", "mid", "faceup", "end")
 SIZES = ((1920, 1080), (1280, 960), (1280, 720), (640, 480), (1024, 768))
 BOX_WEIGHT = 1.0  # box targets are scaled to about unit size (vision.detect.axis.BOX_SCALE)
+#: How loosely the detector's candidates are thinned before they are cropped (NMS probiou).
+CANDIDATE_IOU = 0.8
 CHUNK = 25  # scenes per task (its own seeds: deterministic whatever the pool size)
 
 
@@ -69,7 +71,7 @@ def _scene_samples(scene, detector, rng) -> tuple[list[np.ndarray], list[int], l
     targets: list[np.ndarray] = []
     none = np.zeros(4)
 
-    raw, box = detector.candidates(scene.image, 0.8)
+    raw, box = detector.candidates(scene.image, CANDIDATE_IOU)
     if len(raw.score):
         for b in box.xywhr_to_image(raw.xywhr):
             if len(centres) == 0:
