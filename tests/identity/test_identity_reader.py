@@ -181,3 +181,34 @@ def test_checksum_mismatch_is_a_clear_error(tmp_path: Path) -> None:
 def test_missing_model_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(TrickvisionError, match="not found"):
         IdentityReader(tmp_path / "identity.onnx")
+
+
+@needs_model
+def test_a_card_read_confidently_elsewhere_is_not_the_unsure_cards_answer(
+        reader: IdentityReader) -> None:
+    from vision.identity.reader import IdentityResult
+
+    names = reader.class_names
+    sa, sk = names.index("SA"), names.index("SK")
+    probs = np.zeros((3, 4, len(names)))
+    probs[0, :, sa] = 0.99
+    for j in (1, 2):  # torn between the ace and the king on both read corners
+        probs[j, (0, 2), sa] = 0.5
+        probs[j, (0, 2), sk] = 0.45
+    unsure = IdentityResult(None, 0.75, "unsure: best guess SA at 0.75 (needs 0.90)")
+    in_deck = np.array([c is not None for c in reader._cards])
+    used = [(0, 2)] * 3
+
+    results = [IdentityResult(Card.from_str("SA"), 0.99), unsure]
+    reader._exclude_taken(results, probs[[0, 1]], used, in_deck, "bridge")
+    # the ace lies elsewhere, so the unsure card is the king
+    assert results[1].card == Card.from_str("SK") and results[1].confidence >= 0.9
+
+    contest = [IdentityResult(Card.from_str("SA"), 0.99), unsure, unsure]
+    reader._exclude_taken(contest, probs, used, in_deck, "bridge")
+    assert contest[1].card is None and contest[2].card is None  # both cannot be the king
+
+    twice = [IdentityResult(Card.from_str("SA"), 0.99), IdentityResult(Card.from_str("SA"), 0.99),
+             unsure]
+    reader._exclude_taken(twice, probs[[0, 0, 1]], used, in_deck, "bridge")
+    assert twice[2].card is None  # a duplicate reading proves nothing: the ace is not excluded

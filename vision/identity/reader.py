@@ -14,6 +14,7 @@ blurred, no index visible, corners disagree, or simply unsure.
 from __future__ import annotations
 
 import ast
+import collections
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -214,6 +215,7 @@ class IdentityReader:
                     used[j] = (0, 1, 2, 3)
                     first[j] = self._combine(probs[j], used[j], in_deck, game)
             self._discount_neighbours(first, probs, used, q[todo], in_deck, game)
+            self._exclude_taken(first, probs, used, in_deck, game)
             for i, r in zip(todo, first, strict=True):
                 results[i] = r
         return [r for r in results if r is not None]
@@ -266,6 +268,47 @@ class IdentityReader:
                     changed = True
             if changed:
                 results[j] = self._combine(p[list(used[j])], used[j], in_deck, game)
+
+    def _exclude_taken(self, results: list[IdentityResult], probs: np.ndarray,
+                       used: list[tuple[int, ...]], in_deck: np.ndarray,
+                       game: str | None) -> None:
+        """Re-read unsure cards without the cards read confidently elsewhere (in place).
+
+        One deck lies on the table, so a card confidently read at one place is not the card at
+        another: its probability at the unsure cards is moved, in proportion, to the other
+        classes and each unsure card is combined again. Cards read confidently twice (a
+        duplicate, one of them wrong) exclude nothing, and two unsure cards that would settle
+        on the same card both stay unread. Repeated while new cards get read, since each one
+        may settle another.
+        """
+        for _ in range(4):
+            owners: dict[Card, list[int]] = {}
+            for j, r in enumerate(results):
+                if r.card is not None:
+                    owners.setdefault(r.card, []).append(j)
+            taken = np.array([c is not None and len(owners.get(c, ())) == 1
+                              for c in self._cards])
+            if not taken.any():
+                return
+            again: dict[int, IdentityResult] = {}
+            for j, r in enumerate(results):
+                if r.card is not None or not r.reason or not r.reason.startswith(
+                        ("unsure", "corners disagree")):
+                    continue
+                p = probs[j][list(used[j])].copy()
+                gone = p[:, taken].sum(axis=1, keepdims=True)
+                p[:, taken] = 0.0
+                p /= np.maximum(1.0 - gone, 1e-9)
+                r2 = self._combine(p, used[j], in_deck, game)
+                if r2.card is not None:
+                    again[j] = r2
+            # two unsure cards settling on the same card: a contest, not a reading
+            claims = collections.Counter(r2.card for r2 in again.values())
+            settled = {j: r2 for j, r2 in again.items() if claims[r2.card] == 1}
+            if not settled:
+                return
+            for j, r2 in settled.items():
+                results[j] = r2
 
     def _combine(self, p: np.ndarray, corners: Sequence[int], in_deck: np.ndarray,
                  game: str | None) -> IdentityResult:
