@@ -218,6 +218,7 @@ class PhotoAnalyzer:
             reason = getattr(result, "reason", None)
             if card.card is None:
                 card.unreadable_reason = reason or "face could not be read"
+                card.card_candidates = tuple(getattr(result, "candidates", ()) or ())
 
     # -------------------------------------------------------------------------- analyze
     def observation(
@@ -324,6 +325,7 @@ def row_entry(card: SeenCard) -> RowEntry:
         confidence=round(float(card.orientation_confidence), 4),
         card_confidence=(round(float(card.card_confidence), 4) if card.card is not None else None),
         polygon=polygon,
+        candidates=card.card_candidates if card.card is None else (),
     )
 
 
@@ -358,6 +360,7 @@ def reading_to_dict(reading: TableReading) -> dict[str, Any]:
             "card": None if c.card is None else str(c.card),
             "card_confidence": round(c.card_confidence, 4) if c.card is not None else None,
             "unreadable_reason": c.unreadable_reason,
+            "candidates": [{"card": str(k), "p": round(p, 4)} for k, p in c.card_candidates],
             "polygon": [[round(float(x), 1), round(float(y), 1)] for x, y in c.quad],
         }
 

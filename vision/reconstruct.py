@@ -20,6 +20,7 @@ How it decides:
 from __future__ import annotations
 
 import enum
+import itertools
 import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -54,6 +55,13 @@ ALIGN_DROP_SURE = 0.2
 ALIGN_GAP = 0.7
 ALIGN_MISMATCH = 1.0
 ALIGN_UNKNOWN = 0.15
+
+#: A trick whose unread faces have candidates (cards the reader hesitated between) none of
+#: which fits the play: weak evidence against the hypothesis (trump, leader) that needs it,
+#: since the true card is usually among them.
+CANDIDATE_MISS = 0.5
+#: At most this many combinations of candidates are tried for one trick.
+MAX_CANDIDATE_COMBINATIONS = 27
 
 WON, LOST, UNKNOWN = Orientation.WON, Orientation.LOST, Orientation.UNKNOWN
 
@@ -184,6 +192,8 @@ class _Step:
     candidates: tuple[str, ...]
     mismatches: list[tuple[Seat, Orientation]]
     revokes: list[Issue]
+    #: Unread faces settled by the rules: the only candidates that fit the play.
+    filled: dict[Seat, Card] = field(default_factory=dict)
 
 
 @dataclass
@@ -196,6 +206,10 @@ class _Grid:
     trick_cards: list[dict[Seat, Card | None]]
     trick_orients: list[dict[Seat, Orientation]]
     verdicts: list[_Verdict]
+    #: Per seat and position, the candidates of an unread face (empty where there are none),
+    #: and the same per trick.
+    candidates: dict[Seat, list[tuple[Card, ...]]]
+    trick_candidates: list[dict[Seat, tuple[Card, ...]]]
     #: None for the rows as read; else (kind, seat, 1-based position): "gap" (a card is
     #: missing there), "extra" (the card there is not part of the play), "swap" (the cards at
     #: position and position + 1 were laid in the wrong order).
@@ -314,6 +328,8 @@ class _Reconstruction:
                 col.append(c)
             cards[s] = col
         orients = {s: [e.orientation for e in rows[s]] for s in seats}
+        cands = {s: [tuple(c for c, _ in e.candidates if g.in_deck(c) and c not in first_seen)
+                     if e.card is None else () for e in rows[s]] for s in seats}
 
         # row lengths
         complete = obs.complete
@@ -330,7 +346,7 @@ class _Reconstruction:
         wrong_length = [s for s in seats if lengths[s] != target and s in obs.rows]
         self.n_tricks = min(longest, g.hand_size)
 
-        grids = self._grids(cards, orients, wrong_length, target)
+        grids = self._grids(cards, orients, cands, wrong_length, target)
         trump_info, leader_info, chain, contract, first_leader = self._choose_chain(grids)
         chain = self._try_swaps(chain, contract)
         self._length_issues(chain, wrong_length, lengths, target, bool(complete))
@@ -344,7 +360,8 @@ class _Reconstruction:
             if t.side is not None:
                 result[t.side] += 1
 
-        hands = self._hands(chain.grid.cards) if complete else None
+        played = self._with_settled_faces(chain, tricks)
+        hands = self._hands(played) if complete else None
         talon = None
         if hands is not None:
             held = {c for h in hands.values() for c in h}
@@ -362,6 +379,7 @@ class _Reconstruction:
 
     # ----------------------------------------------------------------------------- grids
     def _grid(self, cards: dict[Seat, list[Card | None]], orients: dict[Seat, list[Orientation]],
+              cands: dict[Seat, list[tuple[Card, ...]]],
               repairs: tuple[tuple[str, Seat, int], ...] = (), n: int | None = None) -> _Grid:
         n = self.n_tricks if n is None else n
         seats = self.seats
@@ -369,24 +387,30 @@ class _Reconstruction:
         # cards still held when looking for revokes)
         cards = {s: col[:n] for s, col in cards.items()}
         orients = {s: col[:n] for s, col in orients.items()}
+        cands = {s: col[:n] for s, col in cands.items()}
         trick_cards = [{s: (cards[s][i] if i < len(cards[s]) else None) for s in seats}
                        for i in range(n)]
         trick_orients = [{s: (orients[s][i] if i < len(orients[s]) else UNKNOWN)
                           for s in seats} for i in range(n)]
-        return _Grid(cards, orients, n, trick_cards, trick_orients,
-                     [self._verdict(o) for o in trick_orients],
-                     repairs[-1] if repairs else None, repairs)
+        trick_cands = [{s: cands[s][i] for s in seats if i < len(cands.get(s, ())) and
+                        cands[s][i]} for i in range(n)]
+        return _Grid(cards=cards, orients=orients, n_tricks=n, trick_cards=trick_cards,
+                     trick_orients=trick_orients,
+                     verdicts=[self._verdict(o) for o in trick_orients],
+                     candidates=cands, trick_candidates=trick_cands,
+                     repair=repairs[-1] if repairs else None, repairs=repairs)
 
     def _grids(self, cards: dict[Seat, list[Card | None]],
-               orients: dict[Seat, list[Orientation]], wrong_length: list[Seat],
-               target: int) -> list[_Grid]:
+               orients: dict[Seat, list[Orientation]], cands: dict[Seat, list[tuple[Card, ...]]],
+               wrong_length: list[Seat], target: int) -> list[_Grid]:
         """The rows as read, and for a row one card short or long, every way to realign it."""
-        base_cards, base_orients = dict(cards), dict(orients)
+        base_cards, base_orients, base_cands = dict(cards), dict(orients), dict(cands)
         for s in wrong_length:  # the rows as read: a short row's gap is at its end
             if len(cards[s]) == target - 1:
                 base_cards[s] = cards[s] + [None]
                 base_orients[s] = orients[s] + [UNKNOWN]
-        base = self._grid(base_cards, base_orients)
+                base_cands[s] = cands[s] + [()]
+        base = self._grid(base_cards, base_orients, base_cands)
         grids = [base]
         # every single repair of one row: only where one row is wrong (with several, one
         # repair leaves the others wrong; the alignment below repairs them all at once)
@@ -397,25 +421,28 @@ class _Reconstruction:
             if len(row) == target - 1:
                 base.repairs += (("gap", s, len(row) + 1),)
                 for p in range(len(row)):
-                    c2, o2 = dict(cards), dict(orients)
+                    c2, o2, k2 = dict(cards), dict(orients), dict(cands)
                     c2[s] = row[:p] + [None] + row[p:]
                     o2[s] = orients[s][:p] + [UNKNOWN] + orients[s][p:]
-                    grids.append(self._grid(c2, o2, (("gap", s, p + 1),)))
+                    k2[s] = cands[s][:p] + [()] + cands[s][p:]
+                    grids.append(self._grid(c2, o2, k2, (("gap", s, p + 1),)))
             elif len(row) == target + 1:
                 base.repairs += (("extra", s, len(row)),)
                 for p in range(len(row) - 1):
-                    c2, o2 = dict(cards), dict(orients)
+                    c2, o2, k2 = dict(cards), dict(orients), dict(cands)
                     c2[s] = row[:p] + row[p + 1:]
                     o2[s] = orients[s][:p] + orients[s][p + 1:]
-                    grids.append(self._grid(c2, o2, (("extra", s, p + 1),)))
+                    k2[s] = cands[s][:p] + cands[s][p + 1:]
+                    grids.append(self._grid(c2, o2, k2, (("extra", s, p + 1),)))
         base.repair = base.repairs[-1] if base.repairs else None
-        aligned = self._aligned_grid(cards, orients, wrong_length, target)
+        aligned = self._aligned_grid(cards, orients, cands, wrong_length, target)
         if aligned is not None:
             grids.append(aligned)
         return grids
 
     def _aligned_grid(self, cards: dict[Seat, list[Card | None]],
-                      orients: dict[Seat, list[Orientation]], wrong_length: list[Seat],
+                      orients: dict[Seat, list[Orientation]],
+                      cands: dict[Seat, list[tuple[Card, ...]]], wrong_length: list[Seat],
                       target: int) -> _Grid | None:
         """Every row of the wrong length aligned with the rows of the right one.
 
@@ -432,6 +459,7 @@ class _Reconstruction:
         order = sorted(wrong_length, key=lambda s: (abs(len(orients[s]) - target), s))
         new_cards = {s: list(cards[s][:n]) for s in self.seats}
         new_orients = {s: list(orients[s][:n]) for s in self.seats}
+        new_cands = {s: list(cands[s][:n]) for s in self.seats}
         done: dict[Seat, tuple[list[int | None], list[int]]] = {}
         # Every row is aligned with the rows already aligned (with nothing to go by, the
         # first keeps its surest cards), then each once more with all the others.
@@ -441,13 +469,14 @@ class _Reconstruction:
             places, dropped = done[s] = _align(orients[s], confidence[s], expected)
             new_cards[s] = [cards[s][k] if k is not None else None for k in places]
             new_orients[s] = [orients[s][k] if k is not None else UNKNOWN for k in places]
+            new_cands[s] = [cands[s][k] if k is not None else () for k in places]
             refs[s] = new_orients[s]
         repairs: list[tuple[str, Seat, int]] = []
         for s in order:
             places, dropped = done[s]
             repairs += [("extra", s, k + 1) for k in dropped]
             repairs += [("gap", s, i + 1) for i, k in enumerate(places) if k is None]
-        return self._grid(new_cards, new_orients, tuple(repairs), n=n)
+        return self._grid(new_cards, new_orients, new_cands, tuple(repairs), n=n)
 
     def _expected(self, seat: Seat, i: int, refs: dict[Seat, list[Orientation]]
                   ) -> Orientation | None:
@@ -476,11 +505,13 @@ class _Reconstruction:
                 for p in range(min(len(row), grid.n_tricks) - 1):
                     if row[p] is None or row[p + 1] is None:
                         continue
-                    c2, o2 = dict(grid.cards), dict(grid.orients)
+                    c2, o2, k2 = dict(grid.cards), dict(grid.orients), dict(grid.candidates)
                     c2[s] = row[:p] + [row[p + 1], row[p]] + row[p + 2:]
                     o = grid.orients[s]
                     o2[s] = o[:p] + [o[p + 1], o[p]] + o[p + 2:]
-                    g2 = self._grid(c2, o2, grid.repairs + (("swap", s, p + 1),))
+                    k = grid.candidates[s]
+                    k2[s] = k[:p] + [k[p + 1], k[p]] + k[p + 2:]
+                    g2 = self._grid(c2, o2, k2, grid.repairs + (("swap", s, p + 1),))
                     found.append(self._run_chain(g2, chain.trump, chain.first, contract))
             if not found:
                 break
@@ -610,7 +641,7 @@ class _Reconstruction:
     def _step(self, grid: _Grid, i: int, leaders: frozenset[Seat], trump: Suit | None,
               contract: Contract) -> tuple[_Step, float]:
         """One trick under one hypothesis: its verdict and how many contradictions it costs."""
-        g, seats = self.game, self.seats
+        g = self.game
         orders = self.orders
         score = 0.0
         tc = grid.trick_cards[i]
@@ -643,26 +674,84 @@ class _Reconstruction:
                 step = _Step(leaders, None, winners, None, "none",
                              tuple(sorted(sides)), [], revokes)
             score += best
-        else:
-            sides = {g.side(w) for w in verdict.winners}
-            if not verdict.conflict and len(sides) == 1:
-                side = next(iter(sides))
-                winner = next(iter(verdict.winners)) if len(verdict.winners) == 1 else None
-                step = _Step(leaders, winner, verdict.winners, side, "orientation", (), [],
-                             revokes)
+        elif len(leaders) == 1 and grid.trick_candidates[i]:
+            leader = next(iter(leaders))
+            filled, missed = self._settle_faces(grid, i, leader, trump, contract)
+            if filled:
+                full = {**tc, **filled}
+                order = orders[leader]
+                w = order[g.winning_index([full[s] for s in order], trump)]  # type: ignore[misc]
+                step = _Step(leaders, w, frozenset((w,)), g.side(w), "cards", (), [], revokes,
+                             filled)
             else:
-                step = _Step(leaders, None, verdict.winners, None, "none",
-                             tuple(s for s in g.sides(seats) if s in sides), [], revokes)
+                step = self._by_orientation(leaders, verdict, revokes)
+                score += CANDIDATE_MISS if missed else 0.0
                 if verdict.conflict:
                     score += 1
+        else:
+            step = self._by_orientation(leaders, verdict, revokes)
+            if verdict.conflict:
+                score += 1
         if len(leaders) == 1:
-            revokes.extend(self._revokes(grid, i, next(iter(leaders)), contract))
+            revokes.extend(self._revokes(grid, i, next(iter(leaders)), contract,
+                                         {**tc, **step.filled}))
             score += REVOKE_WEIGHT * len(revokes)
         return step, score
 
-    def _revokes(self, grid: _Grid, i: int, leader: Seat, contract: Contract) -> list[Issue]:
+    def _by_orientation(self, leaders: frozenset[Seat], verdict: _Verdict,
+                        revokes: list[Issue]) -> _Step:
+        """A trick not every card of which is known: the orientations decide, if they agree."""
+        g = self.game
+        sides = {g.side(w) for w in verdict.winners}
+        if not verdict.conflict and len(sides) == 1:
+            side = next(iter(sides))
+            winner = next(iter(verdict.winners)) if len(verdict.winners) == 1 else None
+            return _Step(leaders, winner, verdict.winners, side, "orientation", (), [], revokes)
+        return _Step(leaders, None, verdict.winners, None, "none",
+                     tuple(s for s in g.sides(self.seats) if s in sides), [], revokes)
+
+    def _settle_faces(self, grid: _Grid, i: int, leader: Seat, trump: Suit | None,
+                      contract: Contract) -> tuple[dict[Seat, Card], bool]:
+        """The unread faces of trick ``i`` settled by the rules, and whether none fits.
+
+        Every combination of the candidates of the trick's unread faces is played out: the
+        winner the cards give must be the one every orientation shows, and no card may be a
+        revoke. Exactly one combination fitting, the others ruled out, settles the faces;
+        several leave them unread (the orientations still decide the trick); none at all
+        (returned True) is evidence
+        against this trump or leader, the true cards being usually among the candidates.
+        """
         g = self.game
         tc = grid.trick_cards[i]
+        unread = [s for s in self.seats if tc[s] is None]
+        options = [grid.trick_candidates[i].get(s, ()) for s in unread]
+        if not unread or not all(options) or \
+                math.prod(len(o) for o in options) > MAX_CANDIDATE_COMBINATIONS:
+            return {}, False
+        order = self.orders[leader]
+        fits: list[dict[Seat, Card]] = []
+        tried = 0
+        for combo in itertools.product(*options):
+            if len(set(combo)) < len(combo):
+                continue
+            tried += 1
+            full = {**tc, **dict(zip(unread, combo, strict=True))}
+            w = order[g.winning_index([full[s] for s in order], trump)]  # type: ignore[misc]
+            if self._mismatches(grid, i, w) or self._revokes(grid, i, leader, contract, full):
+                continue
+            fits.append(dict(zip(unread, combo, strict=True)))
+            if len(fits) > 1:
+                return {}, False
+        if not fits:
+            return {}, True
+        # one fitting combination settles the faces only when the rules ruled others out
+        return (fits[0] if tried > 1 else {}), False
+
+
+    def _revokes(self, grid: _Grid, i: int, leader: Seat, contract: Contract,
+                 tc: dict[Seat, Card | None] | None = None) -> list[Issue]:
+        g = self.game
+        tc = grid.trick_cards[i] if tc is None else tc
         lead = tc[leader]
         if lead is None:
             return []
@@ -787,7 +876,7 @@ class _Reconstruction:
         for i, st in enumerate(chain.steps):
             winner, side, evidence, candidates = st.winner, st.side, st.evidence, st.candidates
             leader = next(iter(st.leaders)) if len(st.leaders) == 1 else None
-            cards = dict(chain.grid.trick_cards[i])
+            cards = {**chain.grid.trick_cards[i], **st.filled}
             for other in ties:
                 ot = other.steps[i]
                 if ot.side != side:
@@ -799,10 +888,9 @@ class _Reconstruction:
                     winner = None
                 if len(ot.leaders) != 1 or next(iter(ot.leaders)) != leader:
                     leader = None
-                if other.grid is not chain.grid:
-                    for s, c in other.grid.trick_cards[i].items():
-                        if c != cards[s]:
-                            cards[s] = None
+                for s, c in {**other.grid.trick_cards[i], **ot.filled}.items():
+                    if c != cards[s]:
+                        cards[s] = None
             if side is None:
                 undetermined.append(i + 1)
             tricks.append(TrickReport(
@@ -830,6 +918,22 @@ class _Reconstruction:
                 self.issues.append(Issue(
                     IssueKind.ORIENTATION_CONFLICT, v.dissenter, t.number,
                     f"trick {t.number}: rows disagree ({shown}); won by {cand}{extra}"))
+
+    def _with_settled_faces(self, chain: _Chain, tricks: list[TrickReport]
+                            ) -> dict[Seat, list[Card | None]]:
+        """The rows' cards with the faces the rules settled (each one noted)."""
+        cards = {s: list(col) for s, col in chain.grid.cards.items()}
+        for st, t in zip(chain.steps, tricks, strict=True):
+            for s, c in st.filled.items():
+                if t.cards.get(s) != c:
+                    continue  # an equally good hypothesis settles it otherwise
+                cards[s][t.number - 1] = c
+                others = [x for x in chain.grid.trick_candidates[t.number - 1].get(s, ())
+                          if x != c]
+                maybe = " or ".join(map(str, [c, *others])) if others else f"perhaps {c}"
+                self.notes.append(f"{s} trick {t.number}: face not read for sure ({maybe}); "
+                                  f"{c} is the one that fits the play")
+        return cards
 
     def _hands(self, cards: dict[Seat, list[Card | None]]
                ) -> dict[Seat, tuple[Card, ...]] | None:

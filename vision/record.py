@@ -31,6 +31,9 @@ class RowEntry:
     confidence: float | None = None
     card_confidence: float | None = None
     polygon: tuple[tuple[float, float], ...] | None = None
+    #: For a face that could not be read for sure: the cards it may be, with the reader's
+    #: probability. The reconstruction takes one only when the rules leave no other.
+    candidates: tuple[tuple[Card, float], ...] = ()
 
 
 @dataclass

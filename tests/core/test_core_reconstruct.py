@@ -259,3 +259,65 @@ def test_two_extra_cards_are_named_in_the_row_length_issue() -> None:
     assert kept == [LOST, WON, LOST, LOST]
     (entry,) = [i for i in report_to_dict(r)["issues"] if i["kind"] == "row_length"]
     assert entry["positions"] == list(issue.positions)
+
+
+def _unsure(orientation: Orientation, *cards: str) -> RowEntry:
+    """An unread face the reader hesitated between ``cards``."""
+    return RowEntry(orientation=orientation,
+                    candidates=tuple((Card.from_str(c), 0.6) for c in cards))
+
+
+def test_an_unsure_face_is_settled_when_the_rules_leave_one_candidate() -> None:
+    # N leads SK, E's face is SA or CA and EW's cards lie "won": only the ace of spades wins
+    table = rows(N="lost:SK", S="lost:S3", W="won:S4")
+    table[E] = [_unsure(WON, "SA", "CA")]
+    obs = Observation("bridge", table, first_leader=N, contract=Contract(None, S))
+    r = reconstruct(obs)
+    t = r.trick(1)
+    assert t.cards[E] == Card.from_str("SA") and t.winner == E and t.evidence == "cards"
+    assert r.issues == [] and any("E trick 1" in n and "SA" in n for n in r.notes)
+    assert r.rows[E][0].card is None  # the row stays as read; the trick carries the deduction
+
+
+def test_an_unsure_face_stays_unread_when_several_candidates_fit() -> None:
+    table = rows(N="won:SK", S="won:S3", W="lost:S4")
+    table[E] = [_unsure(LOST, "C5", "D5")]  # either discard loses to the king
+    obs = Observation("bridge", table, first_leader=N, contract=Contract(None, S))
+    r = reconstruct(obs)
+    t = r.trick(1)
+    assert t.cards[E] is None and t.side == "NS" and t.evidence == "orientation"
+    assert r.notes == []
+
+
+def test_an_unsure_face_none_of_whose_candidates_fits_stays_unread() -> None:
+    # EW's cards lie "won" but neither candidate beats N's king: no guess, and the trick is
+    # decided as before by the orientations
+    table = rows(N="lost:SK", S="lost:S3", W="won:S4")
+    table[E] = [_unsure(WON, "S5", "C5")]
+    obs = Observation("bridge", table, first_leader=N, contract=Contract(None, S))
+    t = reconstruct(obs).trick(1)
+    assert t.cards[E] is None and t.side == "EW" and t.evidence == "orientation"
+
+
+def test_a_candidate_read_elsewhere_is_ruled_out() -> None:
+    # SA lies in S's row at trick 2, so E's SA/CA face of trick 1 is not the ace of spades;
+    # the club ace does not fit EW's "won" cards: the face stays unread
+    table = rows(N="lost:SK lost:S2", S="lost:S3 won:SA", W="won:S4 lost:S6")
+    table[E] = [_unsure(WON, "SA", "CA"), RowEntry(LOST, Card.from_str("S7"))]
+    obs = Observation("bridge", table, first_leader=N, contract=Contract(None, S))
+    assert reconstruct(obs).trick(1).cards[E] is None
+
+
+def test_candidates_round_trip_through_json_and_bad_ones_are_named() -> None:
+    from vision.errors import ObservationFormatError
+    from vision.notation.json_format import observation_from_dict, observation_to_dict
+
+    table = rows(N="lost:SK", S="lost:S3", W="won:S4")
+    table[E] = [_unsure(WON, "SA", "CA")]
+    obs = Observation("bridge", table, first_leader=N)
+    d = observation_to_dict(obs)
+    assert d["rows"]["E"][0]["candidates"] == [{"card": "SA", "p": 0.6}, {"card": "CA", "p": 0.6}]
+    assert observation_from_dict(json.loads(json.dumps(d))).rows[E] == table[E]
+    d["rows"]["E"][0]["candidates"] = [{"card": "SA", "p": 2}]
+    with pytest.raises(ObservationFormatError, match="seat E, position 1: candidate"):
+        observation_from_dict(d)

@@ -212,3 +212,17 @@ def test_a_card_read_confidently_elsewhere_is_not_the_unsure_cards_answer(
              unsure]
     reader._exclude_taken(twice, probs[[0, 0, 1]], used, in_deck, "bridge")
     assert twice[2].card is None  # a duplicate reading proves nothing: the ace is not excluded
+
+
+@needs_model
+def test_an_unsure_card_names_the_cards_it_may_be(reader: IdentityReader) -> None:
+    names = reader.class_names
+    p = np.zeros((2, len(names)))
+    p[0, names.index("S5")], p[0, names.index("C5")] = 0.55, 0.4
+    p[1, names.index("C5")], p[1, names.index("S6")] = 0.5, 0.1
+    in_deck = np.array([c is not None for c in reader._cards])
+    got = reader._candidates(p, in_deck)
+    # joined over both corners: C5 0.7, S5 0.55; S6 (0.1) is below the floor
+    assert [str(c) for c, _ in got] == ["C5", "S5"] and got[0][1] == pytest.approx(0.7)
+    in_deck[names.index("C5")] = False  # not in this game's deck
+    assert [str(c) for c, _ in reader._candidates(p, in_deck)] == ["S5"]

@@ -13,7 +13,7 @@ from vision.cli import main
 from vision.detect.detections import Detections
 from vision.errors import InputFileError
 from vision.models import ModelError, model_path, verify_checksum
-from vision.pipeline import PhotoAnalyzer, full_report_dict, load_image
+from vision.pipeline import PhotoAnalyzer, full_report_dict, load_image, row_entry
 from vision.seats import Seat
 
 REPO = Path(__file__).resolve().parents[2]
@@ -137,7 +137,9 @@ class FakeIdentity:
         out = []
         for k in range(len(quads)):
             if k == 0:
-                out.append(SimpleNamespace(card=None, confidence=0.2, reason="blurred (12 px)"))
+                out.append(SimpleNamespace(card=None, confidence=0.2, reason="blurred (12 px)",
+                                           candidates=((Card.from_str("S5"), 0.6),
+                                                       (Card.from_str("C5"), 0.5))))
             else:
                 out.append(SimpleNamespace(card=Card.from_str("SA"), confidence=0.99,
                                            reason=None))
@@ -153,6 +155,15 @@ def test_identity_reader_fills_cards_and_reasons():
     assert fake.calls == 1
     assert face_up[0].card is None and face_up[0].unreadable_reason == "blurred (12 px)"
     assert str(face_up[1].card) == "SA" and face_up[1].card_confidence == pytest.approx(0.99)
+    # an unread face's candidates travel to the reconstruction's input and the JSON report
+    entry = row_entry(face_up[0])
+    assert [(str(c), p) for c, p in entry.candidates] == [("S5", 0.6), ("C5", 0.5)]
+    assert row_entry(face_up[1]).candidates == ()
+    cards = full_report_dict(*analyzer.analyze(image))["photo"]
+    listed = [c for c in cards["loose_cards"] + list(cards["current_trick"].values())
+              if c["candidates"]]
+    rows = analyzer.observation(reading).rows
+    assert listed or any(e.candidates for row in rows.values() for e in row)
 
 
 def test_low_detector_confidence_gives_unknown_not_a_guess():

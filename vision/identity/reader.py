@@ -17,7 +17,7 @@ import ast
 import collections
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -36,6 +36,11 @@ MIN_CARD_WIDTH_PX = 24.0
 #: Below this sharpness (see :func:`vision.identity.crops.sharpness`) no ink edge is legible.
 MIN_SHARPNESS = 4.0
 
+#: Reasons of cards left unread that still carry a reading worth weighing.
+UNSURE = ("unsure", "corners disagree")
+#: Candidates of an unsure card: at most this many, each at least this likely.
+MAX_CANDIDATES = 3
+CANDIDATE_MIN_P = 0.2
 _DECKS = {"bridge": BRIDGE_DECK, "preferans": PIQUET_DECK, "lhombre": LHOMBRE_DECK}
 
 
@@ -56,6 +61,9 @@ class IdentityResult:
     confidence: float
     reason: str | None = None
     corner: str | None = None
+    #: For a card left unread as unsure: the deck cards it may be, most likely first, with
+    #: their probability (the reconstruction takes one only when the rules leave no other).
+    candidates: tuple[tuple[Card, float], ...] = ()
 
 
 def deck_for(game: str | None) -> tuple[Card, ...]:
@@ -216,6 +224,10 @@ class IdentityReader:
                     first[j] = self._combine(probs[j], used[j], in_deck, game)
             self._discount_neighbours(first, probs, used, q[todo], in_deck, game)
             self._exclude_taken(first, probs, used, in_deck, game)
+            for j, r in enumerate(first):
+                if r.card is None and r.reason and r.reason.startswith(UNSURE):
+                    first[j] = replace(r, candidates=self._candidates(probs[j][list(used[j])],
+                                                                      in_deck))
             for i, r in zip(todo, first, strict=True):
                 results[i] = r
         return [r for r in results if r is not None]
@@ -269,6 +281,16 @@ class IdentityReader:
             if changed:
                 results[j] = self._combine(p[list(used[j])], used[j], in_deck, game)
 
+    def _candidates(self, p: np.ndarray, in_deck: np.ndarray
+                    ) -> tuple[tuple[Card, float], ...]:
+        """The deck cards an unsure card may be: each corner's vote joined (noisy-or), those
+        at ``CANDIDATE_MIN_P`` or more, at most ``MAX_CANDIDATES``, most likely first."""
+        joined = 1.0 - np.prod(1.0 - np.clip(p, 0.0, 1.0), axis=0)
+        joined = np.where(in_deck, joined, 0.0)
+        best = np.argsort(-joined)[:MAX_CANDIDATES]
+        return tuple((card, round(float(joined[k]), 4)) for k in best
+                     if joined[k] >= CANDIDATE_MIN_P and (card := self._cards[k]) is not None)
+
     def _exclude_taken(self, results: list[IdentityResult], probs: np.ndarray,
                        used: list[tuple[int, ...]], in_deck: np.ndarray,
                        game: str | None) -> None:
@@ -292,8 +314,7 @@ class IdentityReader:
                 return
             again: dict[int, IdentityResult] = {}
             for j, r in enumerate(results):
-                if r.card is not None or not r.reason or not r.reason.startswith(
-                        ("unsure", "corners disagree")):
+                if r.card is not None or not r.reason or not r.reason.startswith(UNSURE):
                     continue
                 p = probs[j][list(used[j])].copy()
                 gone = p[:, taken].sum(axis=1, keepdims=True)

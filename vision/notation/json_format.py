@@ -107,7 +107,31 @@ def _entry(e: Any, where: str) -> RowEntry:
             raise ObservationFormatError(f"{where}: {name} must be a number, got {v!r}")
     return RowEntry(orientation=o, card=card,
                     confidence=None if conf is None else float(conf),
-                    card_confidence=None if cconf is None else float(cconf))
+                    card_confidence=None if cconf is None else float(cconf),
+                    candidates=_candidates(e.get("candidates"), where))
+
+
+def _candidates(value: Any, where: str) -> tuple[tuple[Card, float], ...]:
+    """``[{"card": "S5", "p": 0.95}, ...]`` -> ((Card, p), ...); absent -> ()."""
+    if value is None:
+        return ()
+    expected = 'a list like [{"card": "S5", "p": 0.95}]'
+    if not isinstance(value, list):
+        raise ObservationFormatError(f"{where}: candidates must be {expected}, got {value!r}")
+    out = []
+    for item in value:
+        p = item.get("p") if isinstance(item, dict) else None
+        text = item.get("card") if isinstance(item, dict) else None
+        if not isinstance(text, str) or not isinstance(p, (int, float)) or isinstance(p, bool) \
+                or not 0.0 <= p <= 1.0:
+            raise ObservationFormatError(
+                f"{where}: candidate {item!r}: expected {{\"card\": \"S5\", \"p\": 0.95}} "
+                "with p between 0 and 1")
+        try:
+            out.append((Card.from_str(text), float(p)))
+        except TrickvisionError as exc:
+            raise ObservationFormatError(f"{where}: candidate {item!r}: {exc}") from None
+    return tuple(out)
 
 
 def observation_from_dict(d: Any, source: str = "<observation>") -> Observation:
@@ -167,6 +191,8 @@ def _entry_to_dict(e: RowEntry) -> dict[str, Any]:
         out["confidence"] = round(e.confidence, 4)
     if e.card_confidence is not None:
         out["card_confidence"] = round(e.card_confidence, 4)
+    if e.candidates:
+        out["candidates"] = [{"card": str(c), "p": round(p, 4)} for c, p in e.candidates]
     return out
 
 

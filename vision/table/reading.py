@@ -33,6 +33,8 @@ class SeenCard:
     card: Card | None = None
     card_confidence: float = 0.0
     unreadable_reason: str | None = None  # why a face-up card could not be read
+    #: For a face read as unsure: the cards it may be, with their probability.
+    card_candidates: tuple[tuple[Card, float], ...] = ()
 
 
 @dataclass
