@@ -226,3 +226,38 @@ def test_an_unsure_card_names_the_cards_it_may_be(reader: IdentityReader) -> Non
     assert [str(c) for c, _ in got] == ["C5", "S5"] and got[0][1] == pytest.approx(0.7)
     in_deck[names.index("C5")] = False  # not in this game's deck
     assert [str(c) for c, _ in reader._candidates(p, in_deck)] == ["S5"]
+
+
+@needs_model
+def test_an_unsure_card_is_settled_only_when_every_look_agrees(
+        reader: IdentityReader, monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision.identity.reader import IdentityResult
+
+    names = reader.class_names
+    photo, quads = place([(Card.from_str("S5"), 260, 260, 0)])
+    in_deck = np.array([c is not None for c in reader._cards])
+
+    def looks(card: str, p: float):  # type: ignore[no-untyped-def]
+        def classify(crops: np.ndarray) -> np.ndarray:
+            out = np.zeros((len(crops), len(names)))
+            out[:, names.index(card)] = p
+            out[:, names.index("none")] = 1 - p
+            return out
+        return classify
+
+    def first_look() -> tuple[list[IdentityResult], np.ndarray]:
+        probs = np.zeros((1, 4, len(names)))
+        probs[0, (0, 2), names.index("S5")] = 0.6
+        probs[0, (0, 2), names.index("C5")] = 0.3
+        return [IdentityResult(None, 0.84, "unsure: best guess S5 at 0.84 (needs 0.90)")], probs
+
+    hidden = np.zeros((1, 4), bool)
+    results, probs = first_look()
+    monkeypatch.setattr(reader, "classify", looks("S5", 0.97))
+    reader._look_again(photo, quads, results, probs, [(0, 2)], hidden, in_deck, "bridge")
+    assert results[0].card == Card.from_str("S5")
+
+    results, probs = first_look()
+    monkeypatch.setattr(reader, "classify", looks("C5", 0.97))  # the other looks disagree
+    reader._look_again(photo, quads, results, probs, [(0, 2)], hidden, in_deck, "bridge")
+    assert results[0].card is None

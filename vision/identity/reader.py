@@ -38,6 +38,10 @@ MIN_SHARPNESS = 4.0
 
 #: Reasons of cards left unread that still carry a reading worth weighing.
 UNSURE = ("unsure", "corners disagree")
+#: An unsure card is read again from its rectangle scaled by these factors about its centre.
+LOOK_AGAIN_SCALES = (1.07, 0.93)
+#: ... only at the corners whose best card reads at least this likely.
+LOOK_AGAIN_MIN_P = 0.2
 #: Candidates of an unsure card: at most this many, each at least this likely.
 MAX_CANDIDATES = 3
 CANDIDATE_MIN_P = 0.2
@@ -222,6 +226,7 @@ class IdentityReader:
                 for j in again:
                     used[j] = (0, 1, 2, 3)
                     first[j] = self._combine(probs[j], used[j], in_deck, game)
+            self._look_again(image, q[todo], first, probs, used, hidden, in_deck, game)
             self._discount_neighbours(first, probs, used, q[todo], in_deck, game)
             self._exclude_taken(first, probs, used, in_deck, game)
             for j, r in enumerate(first):
@@ -280,6 +285,53 @@ class IdentityReader:
                     changed = True
             if changed:
                 results[j] = self._combine(p[list(used[j])], used[j], in_deck, game)
+
+    def _look_again(self, image: np.ndarray, quads: np.ndarray, results: list[IdentityResult],
+                    probs: np.ndarray, used: list[tuple[int, ...]], hidden: np.ndarray,
+                    in_deck: np.ndarray, game: str | None) -> None:
+        """Unsure cards read again from crops of slightly larger and smaller rectangles.
+
+        The detector's rectangles are a few per cent off, enough to cut an index or take in
+        the table beside it. A corner whose best card is the same in all three crops (as
+        detected, ``LOOK_AGAIN_SCALES`` larger and smaller) keeps the surest of the three
+        readings; one where they disagree keeps the first. On the tuning scenes, all three
+        agreeing read 23 more of about 870 face-up row cards right and 4 more wrong; two of
+        three would read 45 more right but 10 more wrong (in place).
+        """
+        unsure = [j for j, r in enumerate(results)
+                  if r.card is None and r.reason and r.reason.startswith(UNSURE)]
+        if not unsure:
+            return
+        views = len(LOOK_AGAIN_SCALES)
+        batch, where = [], []
+        cards_only = np.arange(probs.shape[2]) != self._none
+        for j in unsure:
+            # the corners that show some index (the others hold nothing to confirm)
+            corners = [k for k in used[j] if not hidden[j, k]
+                       and float(probs[j, k, cards_only].max()) >= LOOK_AGAIN_MIN_P]
+            q = quads[j]
+            centre = q.mean(axis=0)
+            for f in LOOK_AGAIN_SCALES:
+                crops = corner_crops(image, centre + (q - centre) * f, self.input_size)
+                batch.extend(crops[k] for k in corners)
+            where.append((j, corners))
+        if not batch:
+            return
+        more = self.classify(np.stack(batch))
+        at = 0
+        for j, corners in where:
+            n = len(corners)
+            if not n:
+                continue
+            seen = more[at:at + views * n].reshape(views, n, -1)
+            at += views * n
+            for a, k in enumerate(corners):
+                all_views = np.concatenate([probs[j, k][None], seen[:, a]])
+                scores = np.where(cards_only, all_views, -1.0)
+                tops = scores.argmax(axis=1)
+                if np.all(tops == tops[0]):
+                    probs[j, k] = all_views[int(np.argmax(scores.max(axis=1)))]
+            results[j] = self._combine(probs[j][list(used[j])], used[j], in_deck, game)
 
     def _candidates(self, p: np.ndarray, in_deck: np.ndarray
                     ) -> tuple[tuple[Card, float], ...]:
