@@ -261,3 +261,24 @@ def test_an_unsure_card_is_settled_only_when_every_look_agrees(
     monkeypatch.setattr(reader, "classify", looks("C5", 0.97))  # the other looks disagree
     reader._look_again(photo, quads, results, probs, [(0, 2)], hidden, in_deck, "bridge")
     assert results[0].card is None
+
+
+def test_sharpness_of_many_cards_is_each_cards_own() -> None:
+    from vision.identity.crops import sharpness_of_cards
+
+    def alone(card_crops: np.ndarray) -> float:  # the definition, one crop at a time
+        values = []
+        for crop in card_crops:
+            grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
+            values.append(float(cv2.Laplacian(grey, cv2.CV_32F, ksize=3)[2:-2, 2:-2].std()))
+        return max(values)
+
+    rng = np.random.default_rng(3)
+    crops = rng.integers(0, 255, (4, 4, 32, 32, 3), dtype=np.uint8)
+    crops[1] = 128  # flat: no ink edge at all
+    crops[2, :, :, :16] = 0  # one hard edge per crop
+    many = sharpness_of_cards(crops)
+    assert many == pytest.approx([alone(c) for c in crops], rel=1e-5)
+    assert many[1] == 0.0 and many[2] < many[0]
+    # one card's value does not depend on its neighbours in the stack
+    assert sharpness_of_cards(crops[2:3])[0] == pytest.approx(many[2], rel=1e-6)

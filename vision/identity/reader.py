@@ -25,7 +25,13 @@ import numpy as np
 
 from vision.cards import BRIDGE_DECK, LHOMBRE_DECK, PIQUET_DECK, Card
 from vision.errors import TrickvisionError, UnknownGameError
-from vision.identity.crops import CORNER_NAMES, card_size_px, corner_crops, sharpness, to_tensor
+from vision.identity.crops import (
+    CORNER_NAMES,
+    card_size_px,
+    corner_crops,
+    sharpness_of_cards,
+    to_tensor,
+)
 from vision.models import cpu_session
 from vision.models import verify_checksum as verify_model_checksum
 
@@ -187,22 +193,25 @@ class IdentityReader:
         in_deck = np.array([c is not None and c in set(deck) for c in self._cards])
 
         results: list[IdentityResult | None] = [None] * len(q)
-        todo: list[int] = []
-        batch: list[np.ndarray] = []
+        sized: list[int] = []
         for i, quad in enumerate(q):
             width, _ = card_size_px(quad)
             if width < MIN_CARD_WIDTH_PX:
                 results[i] = IdentityResult(None, 0.0, f"card too small: {width:.0f} px wide "
                                             f"(at least {MIN_CARD_WIDTH_PX:.0f} px needed)")
-                continue
-            crops = corner_crops(image, quad, self.input_size)
-            sharp = sharpness(crops)
-            if sharp < MIN_SHARPNESS:
-                results[i] = IdentityResult(None, 0.0, f"too blurred (sharpness {sharp:.1f}, "
-                                            f"at least {MIN_SHARPNESS:.0f} needed)")
-                continue
-            todo.append(i)
-            batch.append(crops)
+            else:
+                sized.append(i)
+        todo: list[int] = []
+        batch: list[np.ndarray] = []
+        if sized:
+            cut = np.stack([corner_crops(image, q[i], self.input_size) for i in sized])
+            for i, crops, sharp in zip(sized, cut, sharpness_of_cards(cut), strict=True):
+                if sharp < MIN_SHARPNESS:
+                    results[i] = IdentityResult(None, 0.0, f"too blurred (sharpness {sharp:.1f}"
+                                                f", at least {MIN_SHARPNESS:.0f} needed)")
+                    continue
+                todo.append(i)
+                batch.append(crops)
         if todo:
             # first the two corners where every deck prints its index (top-left and the turned
             # bottom-right: whichever strip of a card shows, one of them is in it); the other
