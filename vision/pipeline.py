@@ -281,18 +281,16 @@ def _covered_by_later_cards(cards: list[SeenCard], quads: np.ndarray) -> np.ndar
     row's later cards lie on its earlier ones, so such a corner shows the later card)."""
     from vision.identity.crops import covered_corners
 
+    n = len(cards)
+    out = np.zeros((n, 4), dtype=bool)
     low, high = quads.min(axis=1), quads.max(axis=1)
-    out = np.zeros((len(cards), 4), dtype=bool)
-    for i, card in enumerate(cards):
-        if card.row_position is None:
-            continue
-        later = [
-            quads[j] for j, other in enumerate(cards)
-            if other.seat is card.seat and other.row_position is not None
-            and other.row_position > card.row_position
-            and (low[j] < high[i]).all() and (low[i] < high[j]).all()  # boxes meet
-        ]
-        out[i] = covered_corners(quads[i], later)
+    seat = np.array([-1 if c.seat is None else int(c.seat) for c in cards])
+    pos = np.array([-1 if c.row_position is None else c.row_position for c in cards])
+    meet = ((low[None] < high[:, None]).all(axis=2) & (low[:, None] < high[None]).all(axis=2))
+    # later[i, j]: card j lies later in card i's row and their boxes meet
+    later = meet & (seat[:, None] == seat[None]) & (pos[:, None] >= 0) & (pos[None] > pos[:, None])
+    for i in np.flatnonzero(later.any(axis=1)):
+        out[i] = covered_corners(quads[i], quads[later[i]])
     return out
 
 

@@ -116,6 +116,24 @@ def test_covered_corners_are_the_index_places_under_a_later_card() -> None:
     assert covered_corners(card[[1, 2, 3, 0]], [right]).sum() == 2
     # a card lying below (further down, not on it) covers nothing
     assert not covered_corners(card, [card + [0, 200]]).any()
+    # either winding of the covering card, several of them, one turned
+    below = (card + [0, 60])[::-1]
+    assert covered_corners(card, [right[::-1]]).tolist() == [False, True, True, False]
+    assert covered_corners(card, [card + [200, 0], below]).tolist() == [False, False, True, True]
+    # turned and shifted covering cards: the same as OpenCV's point-in-polygon test
+    from vision.identity.crops import INDEX_CENTRES
+
+    rng = np.random.default_rng(5)
+    u, v = INDEX_CENTRES[:, :1], INDEX_CENTRES[:, 1:]
+    points = (1 - u) * (1 - v) * card[0] + u * (1 - v) * card[1] + u * v * card[2] \
+        + (1 - u) * v * card[3]
+    for _ in range(50):
+        t = rng.uniform(0, np.pi)
+        turn = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+        other = (card - [30, 45]) @ turn.T + rng.uniform(-40, 80, 2) + [30, 45]
+        poly = other.astype(np.float32).reshape(-1, 1, 2)
+        want = [cv2.pointPolygonTest(poly, (float(x), float(y)), False) > 0 for x, y in points]
+        assert covered_corners(card, [other]).tolist() == want
 
 
 @needs_model

@@ -87,23 +87,25 @@ def covered_corners(quad: np.ndarray, on_top: list[np.ndarray]) -> np.ndarray:
 
     Such a corner shows the other card, not this one's index: its vote must not count.
     """
-    covered = np.zeros(4, dtype=bool)
-    if not on_top:
-        return covered
+    if not len(on_top):
+        return np.zeros(4, dtype=bool)
     q = canonical_quad(quad)
     u, v = INDEX_CENTRES[:, :1], INDEX_CENTRES[:, 1:]
     # bilinear map of the unit square onto the quad (exact for the parallelograms cards are)
     points = (1 - u) * (1 - v) * q[0] + u * (1 - v) * q[1] + u * v * q[2] + (1 - u) * v * q[3]
-    for other in on_top:
-        poly = np.asarray(other, np.float32).reshape(-1, 1, 2)
-        for k, (x, y) in enumerate(points):
-            if not covered[k] and cv2.pointPolygonTest(poly, (float(x), float(y)), False) > 0:
-                covered[k] = True
-    return covered
+    # inside a convex quad (either winding): on the same side of all four edges
+    polys = np.asarray(on_top, np.float64).reshape(-1, 4, 2)  # (m, 4, 2)
+    edges = np.roll(polys, -1, axis=1) - polys  # (m, 4, 2)
+    rel = points[None, :, None, :] - polys[:, None, :, :]  # (m, 4 points, 4 edges, 2)
+    cross = edges[:, None, :, 0] * rel[..., 1] - edges[:, None, :, 1] * rel[..., 0]
+    inside = (cross > 0).all(axis=2) | (cross < 0).all(axis=2)  # (m, 4 points)
+    return inside.any(axis=0)
 
 
-def corner_crops(image: np.ndarray, quad: np.ndarray, size: int = CROP_SIZE) -> np.ndarray:
-    """The four corner crops of the card at ``quad``: uint8 array (4, size, size, 3).
+def corner_crops(image: np.ndarray, quad: np.ndarray, size: int = CROP_SIZE,
+                 corners: tuple[int, ...] = (0, 1, 2, 3)) -> np.ndarray:
+    """The corner crops of the card at ``quad``: uint8 array (len(corners), size, size, 3),
+    all four in the module's order by default.
 
     ``image`` is BGR (or grey, which is expanded). Large cards are first shrunk with area
     averaging so that the crops are not aliased; pixels beyond the image border repeat the
@@ -121,7 +123,7 @@ def corner_crops(image: np.ndarray, quad: np.ndarray, size: int = CROP_SIZE) -> 
     x0, y0 = max(int(lo[0]), 0), max(int(lo[1]), 0)
     x1, y1 = min(int(hi[0]), w_img), min(int(hi[1]), h_img)
     if x1 - x0 < 2 or y1 - y0 < 2:  # card outside the image: nothing to read
-        return np.zeros((4, size, size, 3), np.uint8)
+        return np.zeros((len(corners), size, size, 3), np.uint8)
     roi = image[y0:y1, x0:x1]
     qr = q - np.array([x0, y0], np.float64)
     if step > 1.5:
@@ -131,15 +133,15 @@ def corner_crops(image: np.ndarray, quad: np.ndarray, size: int = CROP_SIZE) -> 
         qr = qr * np.array([roi.shape[1] / (x1 - x0), roi.shape[0] / (y1 - y0)])
     unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
     card_to_img = cv2.getPerspectiveTransform(unit, qr.astype(np.float32))
-    out = np.empty((4, size, size, 3), np.uint8)
+    out = np.empty((len(corners), size, size, 3), np.uint8)
     # sample at pixel centres: crop px (u + 0.5) maps to card coordinates
     centre = np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1]], np.float64)
-    for k in range(4):
+    for at, k in enumerate(corners):
         m = card_to_img @ _crop_to_card(k, size) @ centre
         # warpPerspective with WARP_INVERSE_MAP wants dst->src for integer dst coordinates,
         # and samples src at pixel centres at integer coordinates: shift by -0.5
         shift = np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1]], np.float64)
-        out[k] = cv2.warpPerspective(roi, shift @ m, (size, size),
+        out[at] = cv2.warpPerspective(roi, shift @ m, (size, size),
                                      flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                      borderMode=cv2.BORDER_REPLICATE)
     return out

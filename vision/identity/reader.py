@@ -321,8 +321,9 @@ class IdentityReader:
             q = quads[j]
             centre = q.mean(axis=0)
             for f in LOOK_AGAIN_SCALES:
-                crops = corner_crops(image, centre + (q - centre) * f, self.input_size)
-                batch.extend(crops[k] for k in corners)
+                if corners:
+                    batch.extend(corner_crops(image, centre + (q - centre) * f,
+                                              self.input_size, tuple(corners)))
             where.append((j, corners))
         if not batch:
             return
