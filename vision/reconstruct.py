@@ -60,6 +60,8 @@ ALIGN_UNKNOWN = 0.15
 #: which fits the play: weak evidence against the hypothesis (trump, leader) that needs it,
 #: since the true card is usually among them.
 CANDIDATE_MISS = 0.5
+#: A candidate less than this share as likely as an unread face's likeliest one is not tried.
+CANDIDATE_MIN_SHARE = 0.5
 #: At most this many combinations of candidates are tried for one trick.
 MAX_CANDIDATE_COMBINATIONS = 27
 
@@ -328,8 +330,8 @@ class _Reconstruction:
                 col.append(c)
             cards[s] = col
         orients = {s: [e.orientation for e in rows[s]] for s in seats}
-        cands = {s: [tuple(c for c, _ in e.candidates if g.in_deck(c) and c not in first_seen)
-                     if e.card is None else () for e in rows[s]] for s in seats}
+        cands = {s: [self._plausible(e.candidates, first_seen) if e.card is None else ()
+                     for e in rows[s]] for s in seats}
 
         # row lengths
         complete = obs.complete
@@ -376,6 +378,16 @@ class _Reconstruction:
             trump=trump_info, leader=leader_info, hands=hands, talon=talon,
             complete=bool(complete),
             notes=self.notes)
+
+    def _plausible(self, candidates: tuple[tuple[Card, float], ...],
+                   seen: dict[Card, tuple[Seat, int]]) -> tuple[Card, ...]:
+        """The candidates of an unread face worth playing through: in the deck, not read
+        elsewhere, and at least ``CANDIDATE_MIN_SHARE`` as likely as the likeliest of them (the
+        rules must not prefer a card the reader all but ruled out - a wrongly laid card would
+        then pass unseen)."""
+        kept = [(c, p) for c, p in candidates if self.game.in_deck(c) and c not in seen]
+        top = max((p for _, p in kept), default=0.0)
+        return tuple(c for c, p in kept if p >= CANDIDATE_MIN_SHARE * top)
 
     # ----------------------------------------------------------------------------- grids
     def _grid(self, cards: dict[Seat, list[Card | None]], orients: dict[Seat, list[Orientation]],

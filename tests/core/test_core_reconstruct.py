@@ -321,3 +321,13 @@ def test_candidates_round_trip_through_json_and_bad_ones_are_named() -> None:
     d["rows"]["E"][0]["candidates"] = [{"card": "SA", "p": 2}]
     with pytest.raises(ObservationFormatError, match="seat E, position 1: candidate"):
         observation_from_dict(d)
+
+
+def test_a_candidate_the_reader_all_but_ruled_out_is_not_taken() -> None:
+    # the reader: C5 0.9, SA 0.3. Only SA fits EW's "won" cards - but C5 with E's card lying
+    # the wrong way is the likelier story, so nothing is settled
+    table = rows(N="lost:SK", S="lost:S3", W="won:S4")
+    table[E] = [RowEntry(orientation=WON, candidates=((Card.from_str("C5"), 0.9),
+                                                      (Card.from_str("SA"), 0.3)))]
+    obs = Observation("bridge", table, first_leader=N, contract=Contract(None, S))
+    assert reconstruct(obs).trick(1).cards[E] is None
