@@ -305,7 +305,7 @@ class IdentityReader:
         detected, ``LOOK_AGAIN_SCALES`` larger and smaller) keeps the surest of the three
         readings; one where they disagree keeps the first. On the tuning scenes, all three
         agreeing read 23 more of about 870 face-up row cards right and 4 more wrong; two of
-        three would read 45 more right but 10 more wrong (in place).
+        three would read 44 more right but 10 more wrong (in place).
         """
         unsure = [j for j, r in enumerate(results)
                   if r.card is None and r.reason and r.reason.startswith(UNSURE)]
