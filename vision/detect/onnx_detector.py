@@ -49,7 +49,7 @@ class CardDetector:
         threads: int | None = None,
         max_det: int = 300,
         axis: AxisClassifier | bool | None = None,
-        candidate_iou: float = 0.85,
+        candidate_iou: float = 0.8,
         min_card: float = 0.5,
     ) -> None:
         if not 0.0 < conf < 1.0:
