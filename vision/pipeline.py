@@ -346,6 +346,8 @@ def guess_game(reading: TableReading) -> str:
 
 def reading_to_dict(reading: TableReading) -> dict[str, Any]:
     """Every card seen, for the JSON report (``cards``/``current_trick``)."""
+    from vision.notation.json_format import candidates_to_list
+
 
     def card_dict(c: SeenCard) -> dict[str, Any]:
         return {
@@ -358,7 +360,7 @@ def reading_to_dict(reading: TableReading) -> dict[str, Any]:
             "card": None if c.card is None else str(c.card),
             "card_confidence": round(c.card_confidence, 4) if c.card is not None else None,
             "unreadable_reason": c.unreadable_reason,
-            "candidates": [{"card": str(k), "p": round(p, 4)} for k, p in c.card_candidates],
+            "candidates": candidates_to_list(c.card_candidates),
             "polygon": [[round(float(x), 1), round(float(y), 1)] for x, y in c.quad],
         }
 

@@ -688,13 +688,10 @@ class _Reconstruction:
             score += best
         elif len(leaders) == 1 and grid.trick_candidates[i]:
             leader = next(iter(leaders))
-            filled, missed = self._settle_faces(grid, i, leader, trump, contract)
-            if filled:
-                full = {**tc, **filled}
-                order = orders[leader]
-                w = order[g.winning_index([full[s] for s in order], trump)]  # type: ignore[misc]
-                step = _Step(leaders, w, frozenset((w,)), g.side(w), "cards", (), [], revokes,
-                             filled)
+            filled, taker, missed = self._settle_faces(grid, i, leader, trump, contract)
+            if taker is not None:
+                step = _Step(leaders, taker, frozenset((taker,)), g.side(taker), "cards", (), [],
+                             revokes, filled)
             else:
                 step = self._by_orientation(leaders, verdict, revokes)
                 score += CANDIDATE_MISS if missed else 0.0
@@ -723,15 +720,16 @@ class _Reconstruction:
                      tuple(s for s in g.sides(self.seats) if s in sides), [], revokes)
 
     def _settle_faces(self, grid: _Grid, i: int, leader: Seat, trump: Suit | None,
-                      contract: Contract) -> tuple[dict[Seat, Card], bool]:
-        """The unread faces of trick ``i`` settled by the rules, and whether none fits.
+                      contract: Contract) -> tuple[dict[Seat, Card], Seat | None, bool]:
+        """The unread faces of trick ``i`` settled by the rules, the winner they give, and
+        whether no combination fits.
 
         Every combination of the candidates of the trick's unread faces is played out: the
         winner the cards give must be the one every orientation shows, and no card may be a
         revoke. Exactly one combination fitting, the others ruled out, settles the faces;
-        several leave them unread (the orientations still decide the trick); none at all
-        (returned True) is evidence
-        against this trump or leader, the true cards being usually among the candidates.
+        several leave them unread (the orientations still decide the trick); none at all is
+        evidence against this trump or leader, the true cards being usually among the
+        candidates.
         """
         g = self.game
         tc = grid.trick_cards[i]
@@ -739,9 +737,9 @@ class _Reconstruction:
         options = [grid.trick_candidates[i].get(s, ()) for s in unread]
         if not unread or not all(options) or \
                 math.prod(len(o) for o in options) > MAX_CANDIDATE_COMBINATIONS:
-            return {}, False
+            return {}, None, False
         order = self.orders[leader]
-        fits: list[dict[Seat, Card]] = []
+        fits: list[tuple[dict[Seat, Card], Seat]] = []
         tried = 0
         for combo in itertools.product(*options):
             if len(set(combo)) < len(combo):
@@ -751,14 +749,15 @@ class _Reconstruction:
             w = order[g.winning_index([full[s] for s in order], trump)]  # type: ignore[misc]
             if self._mismatches(grid, i, w) or self._revokes(grid, i, leader, contract, full):
                 continue
-            fits.append(dict(zip(unread, combo, strict=True)))
+            fits.append((dict(zip(unread, combo, strict=True)), w))
             if len(fits) > 1:
-                return {}, False
+                return {}, None, False
         if not fits:
-            return {}, True
+            return {}, None, True
         # one fitting combination settles the faces only when the rules ruled others out
-        return (fits[0] if tried > 1 else {}), False
-
+        if tried == 1:
+            return {}, None, False
+        return fits[0][0], fits[0][1], False
 
     def _revokes(self, grid: _Grid, i: int, leader: Seat, contract: Contract,
                  tc: dict[Seat, Card | None] | None = None) -> list[Issue]:

@@ -76,6 +76,12 @@ class IdentityResult:
     candidates: tuple[tuple[Card, float], ...] = ()
 
 
+def _unsure(result: IdentityResult) -> bool:
+    """Left unread, but with a reading worth weighing (not too small, blurred or blank)."""
+    return (result.card is None and result.reason is not None
+            and result.reason.startswith(UNSURE))
+
+
 def deck_for(game: str | None) -> tuple[Card, ...]:
     """The cards of ``game`` (bridge 52, preferans 32, l'hombre 40); all 52 for None."""
     if game is None:
@@ -239,7 +245,7 @@ class IdentityReader:
             self._discount_neighbours(first, probs, used, q[todo], in_deck, game)
             self._exclude_taken(first, probs, used, in_deck, game)
             for j, r in enumerate(first):
-                if r.card is None and r.reason and r.reason.startswith(UNSURE):
+                if _unsure(r):
                     first[j] = replace(r, candidates=self._candidates(probs[j][list(used[j])],
                                                                       in_deck))
             for i, r in zip(todo, first, strict=True):
@@ -307,12 +313,12 @@ class IdentityReader:
         agreeing read 23 more of about 870 face-up row cards right and 4 more wrong; two of
         three would read 44 more right but 10 more wrong (in place).
         """
-        unsure = [j for j, r in enumerate(results)
-                  if r.card is None and r.reason and r.reason.startswith(UNSURE)]
+        unsure = [j for j, r in enumerate(results) if _unsure(r)]
         if not unsure:
             return
         views = len(LOOK_AGAIN_SCALES)
-        batch, where = [], []
+        batch: list[np.ndarray] = []
+        where: list[tuple[int, list[int]]] = []
         cards_only = np.arange(probs.shape[2]) != self._none
         for j in unsure:
             # the corners that show some index (the others hold nothing to confirm)
@@ -376,7 +382,7 @@ class IdentityReader:
                 return
             again: dict[int, IdentityResult] = {}
             for j, r in enumerate(results):
-                if r.card is not None or not r.reason or not r.reason.startswith(UNSURE):
+                if not _unsure(r):
                     continue
                 p = probs[j][list(used[j])].copy()
                 gone = p[:, taken].sum(axis=1, keepdims=True)

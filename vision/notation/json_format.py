@@ -192,8 +192,13 @@ def _entry_to_dict(e: RowEntry) -> dict[str, Any]:
     if e.card_confidence is not None:
         out["card_confidence"] = round(e.card_confidence, 4)
     if e.candidates:
-        out["candidates"] = [{"card": str(c), "p": round(p, 4)} for c, p in e.candidates]
+        out["candidates"] = candidates_to_list(e.candidates)
     return out
+
+
+def candidates_to_list(candidates: tuple[tuple[Card, float], ...]) -> list[dict[str, Any]]:
+    """((Card, p), ...) -> ``[{"card": "S5", "p": 0.95}, ...]`` (inverse of reading them)."""
+    return [{"card": str(c), "p": round(p, 4)} for c, p in candidates]
 
 
 def _rows_to_dict(rows: dict[Seat, list[RowEntry]]) -> dict[str, list[dict[str, Any]]]:
