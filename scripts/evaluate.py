@@ -281,6 +281,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iou", type=float, default=None, help="default: the detector's")
     parser.add_argument("--candidate-iou", type=float, default=None,
                         help="NMS before the second look (default: the detector's)")
+    parser.add_argument("--fragment-ratio", type=float, default=None,
+                        help="drop boxes this small inside another (default: the detector's)")
     parser.add_argument("--axis", default=None, help="card-axis ONNX (default: shipped)")
     parser.add_argument("--no-axis", action="store_true", help="trust the detector's boxes")
     parser.add_argument("--oracle", action="store_true", help="true rectangles, no detector")
@@ -304,7 +306,8 @@ def main(argv: list[str] | None = None) -> int:
 
             axis = AxisClassifier(args.axis)
         options = {k: v for k, v in (("conf", args.conf), ("iou", args.iou),
-                                     ("candidate_iou", args.candidate_iou)) if v is not None}
+                                     ("candidate_iou", args.candidate_iou),
+                                     ("fragment_ratio", args.fragment_ratio)) if v is not None}
         detector = CardDetector(args.model, axis=axis, **options)
     sizes = [(1920, 1080), (1280, 960), (1280, 720), (640, 480)]
     summaries = []

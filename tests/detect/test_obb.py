@@ -11,6 +11,7 @@ from vision.detect.detections import Detections, quads_to_xywhr, xywhr_to_quads
 from vision.detect.obb import (
     centre_suppression,
     decode,
+    fragment_suppression,
     letterbox,
     polygon_iou,
     probiou,
@@ -175,3 +176,14 @@ def test_centre_suppression_drops_a_card_seen_twice_but_keeps_row_neighbours():
     )
     keep = centre_suppression(boxes, np.array([0.9, 0.8, 0.7]))
     assert keep.tolist() == [0, 2]
+
+
+def test_fragment_inside_a_card_is_dropped_but_row_neighbours_are_kept():
+    # xywhr in pixels: a card, a small box on its uncovered end (a second, partial look),
+    # the next card of the row half over the first, and a card elsewhere
+    boxes = np.array([[720, 384, 49, 74, 0.0], [720, 365, 33, 48, 0.0],
+                      [720, 347, 49, 74, 0.0], [300, 200, 49, 74, 0.7]])
+    assert fragment_suppression(boxes, 0.6).tolist() == [0, 2, 3]
+    # a box of the same size as its neighbour is never a fragment, however much they overlap
+    assert fragment_suppression(boxes[[0, 2]], 0.6).tolist() == [0, 1]
+    assert fragment_suppression(boxes[:1], 0.6).tolist() == [0]

@@ -264,3 +264,16 @@ def test_a_row_card_is_not_believed_while_the_same_card_lies_face_up():
         t += 0.1
     assert not [e for e in out if isinstance(e, CardsTurned)]
     assert tr.row_len[W] == 0
+
+
+def test_one_reading_repeated_by_the_gate_confirms_nothing():
+    """Frames the gate finds unchanged repeat the last reading: that must not make one bad
+    reading persistent, a second real look is needed."""
+    tracker = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S)
+    bad = reading(rows={N: ["lost"]})
+    events = tracker.update(bad, 0.0)
+    for k in range(1, 12):
+        events += tracker.update(bad, k / 8.0, fresh=False)
+    assert events == []
+    events = tracker.update(bad, 1.5)
+    assert [type(e) for e in events if e.seat == N] == [CardLaid]  # type: ignore[attr-defined]

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.detect.detections import xywhr_to_quads
+
 #: Grey used by ultralytics to pad letterboxed images; training saw this colour.
 PAD_VALUE = 114
 
@@ -263,3 +265,41 @@ def centre_suppression(xywhr: np.ndarray, score: np.ndarray, fraction: float = 0
                 continue
         keep.append(int(i))
     return np.array(keep, dtype=np.int64)
+
+
+def fragment_suppression(
+    xywhr: np.ndarray, area_ratio: float = 0.6, inside: float = 0.8
+) -> np.ndarray:
+    """Drop boxes that are a piece of another card: much smaller and lying inside it.
+
+    The detector boxes each card's full rectangle, covered part included, so two cards of a
+    row are the same size and neither lies inside the other; a box of at most ``area_ratio``
+    of a neighbour's area with ``inside`` of itself within that neighbour is a second, partial
+    look at the same card (e.g. its uncovered strip). Returns the kept indices, in order.
+    """
+    boxes = np.asarray(xywhr, dtype=np.float64).reshape(-1, 5)
+    n = len(boxes)
+    if n < 2:
+        return np.arange(n, dtype=np.int64)
+    area = boxes[:, 2] * boxes[:, 3]
+    quads = xywhr_to_quads(boxes)
+    reach = 0.5 * np.hypot(boxes[:, 2], boxes[:, 3])
+    drop = np.zeros(n, dtype=bool)
+    for i in range(n):
+        near = np.hypot(boxes[:, 0] - boxes[i, 0], boxes[:, 1] - boxes[i, 1]) < reach
+        big = np.flatnonzero(near & (area * area_ratio >= area[i]))
+        for j in big:
+            if _intersection(quads[i], quads[j]) >= inside * area[i]:
+                drop[i] = True
+                break
+    return np.flatnonzero(~drop)
+
+
+def _intersection(p: np.ndarray, q: np.ndarray) -> float:
+    p, q = _ccw(p), _ccw(q)
+    clipped = list(p)
+    for k in range(len(q)):
+        if not clipped:
+            return 0.0
+        clipped = _clip(clipped, q[k - 1], q[k])
+    return _area(np.array(clipped)) if len(clipped) >= 3 else 0.0

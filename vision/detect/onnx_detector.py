@@ -18,6 +18,7 @@ from vision.detect.obb import (
     RawBoxes,
     centre_suppression,
     decode,
+    fragment_suppression,
     letterbox,
     rotated_nms,
     to_blob,
@@ -36,7 +37,9 @@ class CardDetector:
     shipped ``card_axis`` model when it is installed, ``False`` trusts the detector's boxes.
     With it, the detector's boxes are first thinned only loosely (``candidate_iou``) - a box
     turned by 90 degrees overlaps its neighbours and would otherwise suppress them - then
-    turned, filtered (``min_card``) and thinned again.
+    turned, filtered (``min_card``) and thinned again. A box of at most ``fragment_ratio`` of
+    another's area lying inside it is a partial second look at that card and is dropped
+    (``0`` keeps such boxes).
     """
 
     def __init__(
@@ -51,6 +54,7 @@ class CardDetector:
         axis: AxisClassifier | bool | None = None,
         candidate_iou: float = 0.8,
         min_card: float = 0.5,
+        fragment_ratio: float = 0.0,
     ) -> None:
         if not 0.0 < conf < 1.0:
             raise ValueError(f"conf must be in (0, 1), got {conf}")
@@ -84,6 +88,9 @@ class CardDetector:
         self.axis: AxisClassifier | None = axis or None
         self.candidate_iou = candidate_iou
         self.min_card = min_card
+        if not 0.0 <= fragment_ratio < 1.0:
+            raise ValueError(f"fragment_ratio must be in [0, 1), got {fragment_ratio}")
+        self.fragment_ratio = fragment_ratio
 
     def infer(self, blob: np.ndarray) -> np.ndarray:
         """The bare network: (1, 3, S, S) float32 -> raw output."""
@@ -108,6 +115,8 @@ class CardDetector:
             if len(raw.score) == 0:
                 return Detections.empty()
             keep = centre_suppression(raw.xywhr, raw.score)
+            if self.fragment_ratio:
+                keep = keep[fragment_suppression(raw.xywhr[keep], self.fragment_ratio)]
             xywhr, score = box.xywhr_to_image(raw.xywhr[keep]), raw.score[keep]
             data = {"class_scores": raw.class_scores[keep]}
             class_id = raw.class_id[keep]
@@ -123,6 +132,8 @@ class CardDetector:
             idx = np.flatnonzero(alive)
             idx = idx[rotated_nms(xywhr[idx], score[idx], self.iou, self.max_det)]
             idx = idx[centre_suppression(xywhr[idx], score[idx])]
+            if self.fragment_ratio:
+                idx = idx[fragment_suppression(xywhr[idx], self.fragment_ratio)]
             xywhr, score, class_id = xywhr[idx], score[idx], raw.class_id[idx]
             data = {
                 "class_scores": raw.class_scores[idx],

@@ -164,12 +164,15 @@ class RowReader:
         image: np.ndarray | None = None,
         image_size: tuple[int, int] | None = None,
         axis_certainty: np.ndarray | None = None,
+        table_centre: Sequence[float] | np.ndarray | None = None,
     ) -> TableReading:
         """Assign every card (image-pixel ``quads`` (N, 4, 2)) to a seat's row or the trick.
 
         ``axis_certainty`` (N,) in [0, 1], when a second look judged each box's long side
         (:mod:`vision.detect.axis`), replaces the box's own aspect as the measure of how sure
-        the long axis is.
+        the long axis is. ``table_centre`` (image pixels), when the table's middle is known - a
+        fixed camera that has watched the table a while - replaces the estimate from this
+        image's cards, which a short row or a duplicate box can pull toward one side.
         """
         quads = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
         face_up = np.asarray(face_up, dtype=bool).reshape(-1)
@@ -204,25 +207,39 @@ class RowReader:
 
         # Table centre: first the middle of all cards, then refined from the rows found.
         lo, hi = geo.centers.min(axis=0), geo.centers.max(axis=0)
-        centre = (lo + hi) / 2
+        known_centre = table_centre is not None
+        if table_centre is not None:
+            centre = self.frame.to_table(np.asarray(table_centre, dtype=np.float64).reshape(2))
+        else:
+            centre = (lo + hi) / 2
         narrow = np.zeros(2, dtype=bool)
-        if image_size is not None and min(image_size) > 0:
+        if known_centre:
+            pass
+        elif image_size is not None and min(image_size) > 0:
             # cards all in one band (a single row): the image centre tells the side
             image_centre = self.frame.to_table(np.array([image_size[0] / 2, image_size[1] / 2]))
             narrow = (hi - lo) < 2 * long_
             centre = np.where(narrow, image_centre, centre)
         piece_seat = [self._piece_seat(geo, p, centre) for p in pieces]
-        centre = self._refine_centre(geo, pieces, piece_seat, centre)
-        pieces = self._split_corners(geo, pieces, np.where(narrow, centre, (lo + hi) / 2))
+        if not known_centre:
+            centre = self._refine_centre(geo, pieces, piece_seat, centre)
+        pieces = self._split_corners(
+            geo, pieces, centre if known_centre else np.where(narrow, centre, (lo + hi) / 2))
         pieces, loose = self._set_aside_loose(geo, pieces, face_up, short)
         for _ in range(2):
             piece_seat = [self._piece_seat(geo, p, centre) for p in pieces]
-            centre = self._refine_centre(geo, pieces, piece_seat, centre)
+            if not known_centre:
+                centre = self._refine_centre(geo, pieces, piece_seat, centre)
         # Rows lie at the table's edge: a face-down group in the middle (the talon, a pile)
         # is not one.
         depth = [float(np.mean((geo.centers[p] - centre) @ TOWARD[t])) for p, t in
                  zip(pieces, piece_seat, strict=True)]
         row_like = [d for p, d in zip(pieces, depth, strict=True) if len(p) >= 3]
+        if known_centre:
+            # early in a deal every row is a card or two; with the middle known, those still
+            # show where the rows lie (face-down cards near the middle are being gathered)
+            row_like = [d for p, d in zip(pieces, depth, strict=True)
+                        if not (len(p) == 1 and face_up[p[0]])]
         if row_like:
             typical = float(np.median(row_like))
             inner = [
@@ -233,6 +250,9 @@ class RowReader:
                 loose.extend(pieces[k])
             pieces = [p for k, p in enumerate(pieces) if k not in inner]
             piece_seat = [t for k, t in enumerate(piece_seat) if k not in inner]
+        if known_centre:
+            pieces, piece_seat = self._set_aside_played(geo, pieces, piece_seat, face_up,
+                                                        long_, loose)
         if loose:
             reading.notes.append(
                 f"{len(loose)} card(s) lie outside the rows (a pile such as the talon, an "
@@ -315,6 +335,26 @@ class RowReader:
                 f"only one row found ({next(iter(reading.rows)).name}); a table needs 3 or 4"
             )
         return reading
+
+    def _set_aside_played(
+        self, geo: CardGeometry, pieces: list[list[int]], piece_seat: list[Seat],
+        face_up: np.ndarray, long_: float, loose: list[int],
+    ) -> tuple[list[list[int]], list[Seat]]:
+        """A lone face-down card well in front of its side's row is being played or turned
+        (a hand half over it hides the face), not a card of the row."""
+        keep = []
+        for k, (p, seat) in enumerate(zip(pieces, piece_seat, strict=True)):
+            if len(p) == 1 and not face_up[p[0]]:
+                rest = [i for q, t in zip(pieces, piece_seat, strict=True) if t == seat
+                        and q is not p and not (len(q) == 1 and face_up[q[0]]) for i in q]
+                if rest:
+                    mid, normal = self._row_line(geo, rest, seat)
+                    if float((geo.centers[p[0]] - mid) @ normal) < \
+                            -self.settings.trick_margin * long_:
+                        loose.extend(p)
+                        continue
+            keep.append(k)
+        return [pieces[k] for k in keep], [piece_seat[k] for k in keep]
 
     # -- seats --------------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ from vision.cards import BRIDGE_DECK, Card
 from vision.errors import TrickvisionError
 from vision.record import Observation, Orientation, RowEntry
 from vision.seats import Seat
+from vision.table.centre import FixedTableCentre
 from vision.table.reading import SeenCard, TableReading
 from vision.video.events import Event
 from vision.video.gate import ChangeGate, Decision
@@ -49,9 +50,14 @@ class PhotoAnalyzerAdapter:
         from vision.pipeline import PhotoAnalyzer
 
         self.inner = PhotoAnalyzer(game=game, **options)
+        # the camera does not move: the table's middle is learnt once, not guessed per frame
+        self.centre = FixedTableCentre(self.inner.frame)
 
     def analyse(self, image: np.ndarray, t: float, pos: float | None) -> TableReading:
-        return self.inner.read(image)
+        centre = self.centre.value((int(image.shape[1]), int(image.shape[0])))
+        reading = self.inner.read(image, centre=centre)
+        self.centre.update(reading)
+        return reading
 
 
 @dataclass(frozen=True)

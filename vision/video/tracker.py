@@ -61,9 +61,12 @@ class _Evidence:
     n: int = 1
     votes: Counter = field(default_factory=Counter)
 
-    def see(self, t: float, vote: object = _UNSET) -> None:
+    def see(self, t: float, vote: object = _UNSET, *, fresh: bool = True) -> None:
+        """One more sighting at ``t``; only a fresh reading counts toward ``n`` (a frame the
+        gate found unchanged repeats the last reading, which may be the one bad one)."""
         self.last_t = max(self.last_t, t)
-        self.n += 1
+        if fresh:
+            self.n += 1
         if vote is not _UNSET:
             self.votes[vote] += 1
 
@@ -328,7 +331,7 @@ class TableTracker:
             elif o is not None and self._fresh:
                 ev.see(t, o)
             else:
-                ev.see(t)
+                ev.see(t, fresh=self._fresh)
         # Confirm positions in order; a row only grows by persistent evidence.
         while True:
             pos = self.row_len[seat] + 1
@@ -412,7 +415,7 @@ class TableTracker:
         if self._fresh:
             ev.see(t, card)
         else:
-            ev.see(t)
+            ev.see(t, fresh=False)
         if played > self.row_len[seat]:
             return  # a new card while the old one is not yet turned: wait for the row
         if not self._persistent(ev) or not ev.decided():
