@@ -229,13 +229,14 @@ def _tricks_right(report, true_tricks: list[dict]) -> int:  # noqa: ANN001
     return right
 
 
-def scenes_for(n: int, seed_base: int, *, hard: bool, sizes: list[tuple[int, int] | None]):
+def scenes_for(n: int, seed_base: int, *, hard: bool, sizes: list[tuple[int, int] | None],
+               stages: tuple[str, ...] = STAGES):
     from vision.synth.scene import render_game_scene
 
     for i in range(n):
         seed = seed_base + i
         game = GAMES[i % 3]
-        stage = STAGES[(i // 3) % 3]
+        stage = stages[(i // 3) % len(stages)]
         size = sizes[i % len(sizes)]
         yield render_game_scene(game, stage, seed, hard=hard, image_size=size)
 
@@ -287,8 +288,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-axis", action="store_true", help="trust the detector's boxes")
     parser.add_argument("--oracle", action="store_true", help="true rectangles, no detector")
     parser.add_argument("--no-faces", action="store_true")
+    parser.add_argument("--sizes", default="1920x1080,1280x960,1280x720,640x480",
+                        help="photo sizes WxH, commas (taken in turn)")
+    parser.add_argument("--stages", default=",".join(STAGES),
+                        help=f"stages of play, commas (of {', '.join(STAGES)})")
     parser.add_argument("--out", default="/work/runs/eval")
     args = parser.parse_args(argv)
+    try:
+        sizes = [(int(w), int(h)) for w, h in (v.lower().split("x") for v in args.sizes.split(","))]
+    except ValueError:
+        parser.error(f"--sizes: expected WxH[,WxH...], e.g. 3264x2448, got {args.sizes!r}")
+    stages = tuple(v.strip() for v in args.stages.split(","))
+    if not stages or any(v not in STAGES for v in stages):
+        parser.error(f"--stages: expected some of {', '.join(STAGES)}, got {args.stages!r}")
 
     from vision.pipeline import PhotoAnalyzer
 
@@ -309,7 +321,6 @@ def main(argv: list[str] | None = None) -> int:
                                      ("candidate_iou", args.candidate_iou),
                                      ("fragment_ratio", args.fragment_ratio)) if v is not None}
         detector = CardDetector(args.model, axis=axis, **options)
-    sizes = [(1920, 1080), (1280, 960), (1280, 720), (640, 480)]
     summaries = []
     for label, n, hard, base in (
         ("normal", args.n, False, args.seed_base),
@@ -323,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
             )
             for g in GAMES
         }
-        scenes = scenes_for(n, base, hard=hard, sizes=sizes)
+        scenes = scenes_for(n, base, hard=hard, sizes=sizes, stages=stages)
         summary = evaluate_set(analyzers, scenes, oracle=oracle, label=label)
         if args.oracle:
             summary["set"] += " (true rectangles)"
