@@ -288,6 +288,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-axis", action="store_true", help="trust the detector's boxes")
     parser.add_argument("--oracle", action="store_true", help="true rectangles, no detector")
     parser.add_argument("--no-faces", action="store_true")
+    parser.add_argument("--phantom-certainty", type=float, default=None,
+                        help="row reader: drop unsure boxes between two neighbours "
+                        "(default: the reader's)")
     parser.add_argument("--sizes", default="1920x1080,1280x960,1280x720,640x480",
                         help="photo sizes WxH, commas (taken in turn)")
     parser.add_argument("--stages", default=",".join(STAGES),
@@ -321,6 +324,10 @@ def main(argv: list[str] | None = None) -> int:
                                      ("candidate_iou", args.candidate_iou),
                                      ("fragment_ratio", args.fragment_ratio)) if v is not None}
         detector = CardDetector(args.model, axis=axis, **options)
+    from vision.table.rows import RowSettings
+
+    row_settings = RowSettings() if args.phantom_certainty is None else RowSettings(
+        phantom_certainty=args.phantom_certainty)
     summaries = []
     for label, n, hard, base in (
         ("normal", args.n, False, args.seed_base),
@@ -330,7 +337,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         analyzers = {
             g: PhotoAnalyzer(
-                game=g, detector=detector, identity_reader=False if args.no_faces else None
+                game=g, detector=detector, identity_reader=False if args.no_faces else None,
+                row_settings=row_settings,
             )
             for g in GAMES
         }

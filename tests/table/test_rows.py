@@ -200,3 +200,33 @@ def test_principal_axis_matches_the_eigen_decomposition() -> None:
         evals, evecs = np.linalg.eigh(d.T @ d)
         assert np.isclose(major, evals[-1]) and np.isclose(minor, evals[0])
         assert np.isclose(abs(direction @ evecs[:, -1]), 1.0)
+
+
+def test_a_box_straddling_two_row_cards_is_dropped_but_an_unsure_real_card_is_kept():
+    from vision.table.rows import RowSettings
+
+    row = make_row(Seat.S, "LLWLL")
+    phantom = (row[0] + row[1]) / 2  # across the visible halves of cards 1 and 2
+    quads = np.array(row[:1] + [phantom] + row[1:])
+    sure = np.full(len(quads), 0.99)
+    unsure_phantom = sure.copy()
+    unsure_phantom[1] = 0.1
+    n = len(quads)
+
+    def lengths(q, certainty, settings):  # type: ignore[no-untyped-def]
+        reading = RowReader(settings=settings).read(
+            q, np.zeros(len(q), bool), np.full(len(q), 0.9), axis_certainty=certainty,
+            image_size=(1920, 1080))
+        return len(reading.rows[Seat.S]), "".join(LETTER[c.orientation]
+                                                  for c in reading.rows[Seat.S])
+
+    on = RowSettings(phantom_certainty=0.3)
+    assert lengths(quads, unsure_phantom, RowSettings())[0] == n
+    assert lengths(quads, unsure_phantom, on) == (5, "LLWLL")
+    # a sure box there is believed (the reader never drops a card it is sure of)
+    assert lengths(quads, sure, on)[0] == n
+    # a real card the second look is unsure of leaves a two-step gap: kept
+    real = np.array(row)
+    unsure_real = np.full(5, 0.99)
+    unsure_real[2] = 0.1
+    assert lengths(real, unsure_real, on)[0] == 5

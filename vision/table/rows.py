@@ -42,6 +42,8 @@ class RowSettings:
     link_distance: float = 1.6  # centres farther apart than this (x short side) never chain
     min_confidence: float = 0.5  # orientation confidence below this -> UNKNOWN
     trick_margin: float = 0.5  # face-up single nearer the centre by this (x long side) = trick
+    phantom_certainty: float = 0.0  # a box's long side this unsure between sure neighbours...
+    phantom_gap: float = 0.75  # ...closer than this (x the first's extent along the row)
     check_occlusion: bool = True
 
 
@@ -313,6 +315,9 @@ class RowReader:
         orders = self._orders(
             geo, seat_members, quads, face_up, image if s.check_occlusion else None, reading
         )
+        if axis_certainty is not None and s.phantom_certainty > 0:
+            for seat, order in orders.items():
+                orders[seat] = self._drop_phantoms(geo, order, seat, face_up, axis_certainty)
         for seat in sorted(orders):
             order = orders[seat]
             normal = self._row_normal(geo, order, seat)
@@ -355,6 +360,34 @@ class RowReader:
                         continue
             keep.append(k)
         return [pieces[k] for k in keep], [piece_seat[k] for k in keep]
+
+    def _drop_phantoms(self, geo: CardGeometry, order: list[int], seat: Seat,
+                       face_up: np.ndarray, certainty: np.ndarray) -> list[int]:
+        """Drop boxes lying across two neighbours of a row that are no card of their own.
+
+        Such a box straddles the visible halves of two cards, so the second look cannot tell
+        its long side (low certainty), and without it its neighbours lie only one step apart:
+        the next card covers part of the previous one, so the step is less than the previous
+        card's extent along the row. A real card between them makes the gap two steps.
+        """
+        if len(order) < 3:
+            return order
+        direction = along(seat)
+        # extent along the row: the long side when the card lies along it, else the short one
+        lying = np.abs(geo.long_axis @ direction)
+        extent = geo.long_len * lying + geo.short_len * np.sqrt(np.clip(1 - lying**2, 0, 1))
+        keep = list(order)
+        k = 1
+        while k < len(keep) - 1:
+            i, a, b = keep[k], keep[k - 1], keep[k + 1]
+            gap = abs(float((geo.centers[b] - geo.centers[a]) @ direction))
+            if (certainty[i] < self.settings.phantom_certainty and not face_up[i]
+                    and min(certainty[a], certainty[b]) >= 0.9
+                    and gap < self.settings.phantom_gap * extent[a]):
+                del keep[k]
+                continue
+            k += 1
+        return keep
 
     # -- seats --------------------------------------------------------------------------
 
