@@ -215,9 +215,7 @@ class RowReader:
         else:
             centre = (lo + hi) / 2
         narrow = np.zeros(2, dtype=bool)
-        if known_centre:
-            pass
-        elif image_size is not None and min(image_size) > 0:
+        if not known_centre and image_size is not None and min(image_size) > 0:
             # cards all in one band (a single row): the image centre tells the side
             image_centre = self.frame.to_table(np.array([image_size[0] / 2, image_size[1] / 2]))
             narrow = (hi - lo) < 2 * long_
@@ -318,6 +316,10 @@ class RowReader:
         if axis_certainty is not None and s.phantom_certainty > 0:
             for seat, order in orders.items():
                 orders[seat] = self._drop_phantoms(geo, order, seat, face_up, axis_certainty)
+                if len(orders[seat]) < len(order):
+                    reading.notes.append(
+                        f"row {seat.name}: {len(order) - len(orders[seat])} box(es) lying across "
+                        "two cards of the row, no card of their own, left out")
         for seat in sorted(orders):
             order = orders[seat]
             normal = self._row_normal(geo, order, seat)
