@@ -47,8 +47,17 @@ class PhotoAnalyzerAdapter:
     """The shipped photo pipeline (``vision.pipeline.PhotoAnalyzer``) as a frame analyser."""
 
     def __init__(self, game: str | None, **options: Any) -> None:
+        from vision.detect.onnx_detector import CardDetector
         from vision.pipeline import PhotoAnalyzer
 
+        if "detector" not in options:
+            # the camera's frames are small (cards of 50-75 px): a second, partial box on a
+            # card's uncovered end is common there and would grow the row by a card
+            options["detector"] = CardDetector(fragment_ratio=0.6)
+        if "row_settings" not in options:
+            from vision.table.rows import RowSettings
+
+            options["row_settings"] = RowSettings(phantom_certainty=0.3)
         self.inner = PhotoAnalyzer(game=game, **options)
         # the camera does not move: the table's middle is learnt once, not guessed per frame
         self.centre = FixedTableCentre(self.inner.frame)
