@@ -119,14 +119,14 @@ class PhotoAnalyzer:
         return self._identity or None
 
     # ----------------------------------------------------------------------------- read
-    def read(self, image: np.ndarray, *, centre: Any = None) -> TableReading:
+    def read(self, image: np.ndarray, *, table_centre: Any = None) -> TableReading:
         """Every card of one BGR photo, grouped into rows (and the trick in progress).
 
-        ``centre``: the table's middle in image pixels when it is known (a fixed camera).
+        ``table_centre``: the table's middle in image pixels when it is known (a fixed camera).
         """
         if image is None or not hasattr(image, "shape") or image.ndim not in (2, 3):
             raise InputFileError("expected an image array (H, W, 3)")
-        reading = self._read_rows(image, 1, centre=centre)
+        reading = self._read_rows(image, 1, table_centre=table_centre)
         self._read_faces(image, reading)
         return reading
 
@@ -172,7 +172,8 @@ class PhotoAnalyzer:
             factor *= 2
         return factor
 
-    def _read_rows(self, image: np.ndarray, factor: int, centre: Any = None) -> TableReading:
+    def _read_rows(self, image: np.ndarray, factor: int,
+                   table_centre: Any = None) -> TableReading:
         detections = self.detector.detect(image)
         reading = self.rows.read(
             detections.quads,
@@ -181,7 +182,8 @@ class PhotoAnalyzer:
             image=image if image.ndim == 3 else None,
             image_size=(int(image.shape[1]), int(image.shape[0])),
             axis_certainty=detections.data.get("axis_certainty"),
-            table_centre=None if centre is None else np.asarray(centre, dtype=np.float64) / factor,
+            table_centre=None if table_centre is None
+            else np.asarray(table_centre, dtype=np.float64) / factor,
         )
         if len(detections) and getattr(self.detector, "axis", True) is None:
             reading.notes.append(

@@ -228,14 +228,9 @@ def _ccw(poly: np.ndarray) -> np.ndarray:
 
 def polygon_iou(p: np.ndarray, q: np.ndarray) -> float:
     """Exact IoU of two convex polygons (K, 2) (Sutherland-Hodgman clipping)."""
-    p = _ccw(np.asarray(p, dtype=np.float64))
-    q = _ccw(np.asarray(q, dtype=np.float64))
-    clipped = list(p)
-    for k in range(len(q)):
-        if not clipped:
-            break
-        clipped = _clip(clipped, q[k - 1], q[k])
-    inter = _area(np.array(clipped)) if len(clipped) >= 3 else 0.0
+    p = np.asarray(p, dtype=np.float64)
+    q = np.asarray(q, dtype=np.float64)
+    inter = _intersection(p, q)
     union = _area(p) + _area(q) - inter
     return float(inter / union) if union > 0 else 0.0
 
@@ -296,6 +291,7 @@ def fragment_suppression(
 
 
 def _intersection(p: np.ndarray, q: np.ndarray) -> float:
+    """Area shared by two convex polygons (K, 2) (Sutherland-Hodgman clipping)."""
     p, q = _ccw(p), _ccw(q)
     clipped = list(p)
     for k in range(len(q)):

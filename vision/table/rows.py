@@ -135,6 +135,11 @@ def _components(adjacency: np.ndarray) -> list[list[int]]:
     return list(groups.values())
 
 
+def _lone_face_up(piece: list[int], face_up: np.ndarray) -> bool:
+    """One face-up card on its own: a card of the trick in progress, not (yet) a row."""
+    return len(piece) == 1 and bool(face_up[piece[0]])
+
+
 def _side_of(vector: np.ndarray) -> Seat:
     x, y = float(vector[0]), float(vector[1])
     if abs(y) >= abs(x):
@@ -239,12 +244,12 @@ class RowReader:
             # early in a deal every row is a card or two; with the middle known, those still
             # show where the rows lie (face-down cards near the middle are being gathered)
             row_like = [d for p, d in zip(pieces, depth, strict=True)
-                        if not (len(p) == 1 and face_up[p[0]])]
+                        if not _lone_face_up(p, face_up)]
         if row_like:
             typical = float(np.median(row_like))
             inner = [
                 k for k, p in enumerate(pieces)
-                if depth[k] < 0.55 * typical and not (len(p) == 1 and face_up[p[0]])
+                if depth[k] < 0.55 * typical and not _lone_face_up(p, face_up)
             ]
             for k in inner:
                 loose.extend(pieces[k])
@@ -262,7 +267,7 @@ class RowReader:
         # Current trick: lone face-up cards lying off their side's row line, toward the centre.
         row_points: dict[Seat, list[int]] = {}
         for p, seat in zip(pieces, piece_seat, strict=True):
-            if len(p) >= 2 or not face_up[p[0]]:
+            if not _lone_face_up(p, face_up):
                 row_points.setdefault(seat, []).extend(p)
         row_lines = {seat: self._row_line(geo, idx, seat) for seat, idx in row_points.items()}
         depths = [float((mid - centre) @ TOWARD[seat]) for seat, (mid, _) in row_lines.items()]
@@ -270,7 +275,7 @@ class RowReader:
         any_face_down = bool((~face_up).any())
         seat_members: dict[Seat, list[int]] = {}
         for p, seat in zip(pieces, piece_seat, strict=True):
-            if len(p) == 1 and face_up[p[0]]:
+            if _lone_face_up(p, face_up):
                 i = p[0]
                 if seat in row_lines:
                     mid, normal = row_lines[seat]
@@ -353,7 +358,7 @@ class RowReader:
         for k, (p, seat) in enumerate(zip(pieces, piece_seat, strict=True)):
             if len(p) == 1 and not face_up[p[0]]:
                 rest = [i for q, t in zip(pieces, piece_seat, strict=True) if t == seat
-                        and q is not p and not (len(q) == 1 and face_up[q[0]]) for i in q]
+                        and q is not p and not _lone_face_up(q, face_up) for i in q]
                 if rest:
                     mid, normal = self._row_line(geo, rest, seat)
                     if float((geo.centers[p[0]] - mid) @ normal) < \

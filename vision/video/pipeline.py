@@ -49,14 +49,14 @@ class PhotoAnalyzerAdapter:
     def __init__(self, game: str | None, **options: Any) -> None:
         from vision.detect.onnx_detector import CardDetector
         from vision.pipeline import PhotoAnalyzer
+        from vision.table.rows import RowSettings
 
-        if "detector" not in options:
-            # the camera's frames are small (cards of 50-75 px): a second, partial box on a
-            # card's uncovered end is common there and would grow the row by a card
+        # The camera's frames are small (cards of 50-75 px): a second, partial box on a card's
+        # uncovered end, or one straddling two row cards, is common there and would grow a row
+        # by a card (both filters cost totals on photos, where they stay off).
+        if options.get("detector") is None:
             options["detector"] = CardDetector(fragment_ratio=0.6)
-        if "row_settings" not in options:
-            from vision.table.rows import RowSettings
-
+        if options.get("row_settings") is None:
             options["row_settings"] = RowSettings(phantom_certainty=0.3)
         self.inner = PhotoAnalyzer(game=game, **options)
         # the camera does not move: the table's middle is learnt once, not guessed per frame
@@ -64,7 +64,7 @@ class PhotoAnalyzerAdapter:
 
     def analyse(self, image: np.ndarray, t: float, pos: float | None) -> TableReading:
         centre = self.centre.value((int(image.shape[1]), int(image.shape[0])))
-        reading = self.inner.read(image, centre=centre)
+        reading = self.inner.read(image, table_centre=centre)
         self.centre.update(reading)
         return reading
 
