@@ -59,3 +59,25 @@ def test_cards_gathered_near_the_middle_stay_out_of_the_rows():
     reading = _read(quads, players=3, table_centre=CENTRE)
     assert {s: len(r) for s, r in reading.rows.items()} == {N: 1, E: 1, S: 1}
     assert all(c.seat is None for c in reading.cards[3:])
+
+
+def test_a_sure_face_up_card_with_unsure_boxes_beside_it_is_the_trick_card():
+    """A fixed camera's small cards draw the odd ghost box beside a face-up card: one sure
+    box and only unsure others are that card alone, not an exposed hand."""
+    quads, _ = make_table({N: "WLL", E: "LWL", S: "LLW"})
+    card = card_quad(CENTRE + np.array([0.0, 150.0]), np.array([0.0, 1.0]))
+    ghosts = [card + np.array([0.0, 0.5 * LONG]), card - np.array([0.0, 0.5 * LONG])]
+    quads = np.concatenate([quads, card[None], np.array(ghosts)])
+    n = len(quads)
+    face_up = np.zeros(n, bool)
+    face_up[-3:] = True
+    conf = np.full(n, 0.9)
+    conf[-3:] = (0.97, 0.52, 0.5)
+    reader = RowReader(players=3)
+    reading = reader.read(quads, face_up, conf, image_size=(1920, 1080), table_centre=CENTRE)
+    assert reading.current_trick[S] is reading.cards[n - 3]
+    assert reading.cards[n - 2].seat is None and reading.cards[n - 1].seat is None
+    # as sure as the card itself, they would be an exposed hand: all three left out
+    conf[-3:] = (0.97, 0.95, 0.93)
+    reading = reader.read(quads, face_up, conf, image_size=(1920, 1080), table_centre=CENTRE)
+    assert S not in reading.current_trick

@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 from video_helpers import reading, script_readings
 
+from vision.cards import Card
 from vision.contract import Contract
 from vision.errors import TrickvisionError
+from vision.record import Orientation
 from vision.seats import Seat
 from vision.synth.video import make_script
 from vision.video.compare import score_events
@@ -270,10 +272,121 @@ def test_one_reading_repeated_by_the_gate_confirms_nothing():
     """Frames the gate finds unchanged repeat the last reading: that must not make one bad
     reading persistent, a second real look is needed."""
     tracker = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S)
-    bad = reading(rows={N: ["lost"]})
+    bad = reading(rows={N: ["lost"], E: ["lost"], S: ["won"]})
     events = tracker.update(bad, 0.0)
     for k in range(1, 12):
         events += tracker.update(bad, k / 8.0, fresh=False)
     assert events == []
     events = tracker.update(bad, 1.5)
-    assert [type(e) for e in events if e.seat == N] == [CardLaid]  # type: ignore[attr-defined]
+    laid = [e for e in events if isinstance(e, CardLaid)]
+    assert [e.seat for e in laid if e.seat == N] == [N]
+
+
+def _lhombre_after_first_trick():  # type: ignore[no-untyped-def]
+    """A l'hombre tracker with trick 1 (E D5, N D4, S DK: S wins) laid and turned."""
+    tracker = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S)
+    t = 0.0
+    for faces in ({E: "D5"}, {E: "D5", N: "D4"}, {E: "D5", N: "D4", S: "DK"}):
+        for _ in range(4):
+            tracker.update(reading(faceup=faces), t)
+            t += 0.125
+    for _ in range(4):
+        tracker.update(reading(rows={N: ["lost"], E: ["lost"], S: ["won"]}), t)
+        t += 0.125
+    assert tracker.row_len == {N: 1, E: 1, S: 1, Seat.W: 0}
+    return tracker, t
+
+
+def test_no_row_card_before_the_trick_is_down():
+    """Players turn their cards only when the trick is complete: a second card in N's row
+    while S leads to trick 2 is a ghost, however long it lasts."""
+    tracker, t = _lhombre_after_first_trick()
+    events = []
+    for _ in range(16):
+        events += tracker.update(reading(faceup={S: "S3"},
+                                         rows={N: ["lost", "lost"], E: ["lost"], S: ["won"]}), t)
+        t += 0.125
+    assert tracker.row_len[N] == 1
+    assert not [e for e in events if isinstance(e, CardLaid) and e.seat == N]
+
+
+def test_a_row_card_seen_once_then_not_again_is_forgotten():
+    """Evidence contradicted by as many fresh readings as support it is dropped: it must be
+    seen afresh (and its orientation read afresh) to count."""
+    tracker, t = _lhombre_after_first_trick()
+    for faces in ({S: "S3"}, {S: "S3", E: "S7"}, {S: "S3", E: "S7", N: "SK"}):
+        for _ in range(4):
+            tracker.update(reading(faceup=faces), t)
+            t += 0.125
+    # a hand passing over N's row looks like a second card turned 'won'
+    tracker.update(reading(rows={N: ["lost", "won"], E: ["lost"], S: ["won"]}), t)
+    t += 0.125
+    for _ in range(2):  # the row as it is
+        tracker.update(reading(rows={N: ["lost"], E: ["lost"], S: ["won"]}), t)
+        t += 0.125
+    assert (N, 2) not in tracker._row_ev
+    events = []
+    t_turn = t
+    for _ in range(4):  # now N really turns his SK: he won trick 2
+        events += tracker.update(reading(rows={N: ["lost", "won"], E: ["lost", "lost"],
+                                               S: ["won", "lost"]}), t)
+        t += 0.125
+    turned = [e for e in events if isinstance(e, CardsTurned)]
+    assert [(e.number, dict(e.orientations)[N]) for e in turned] == [(2, Orientation.WON)]
+    assert turned[0].t >= t_turn - 1e-9  # from the real turn, not the hand before it
+
+
+def test_a_box_inside_the_known_row_is_read_without_it():
+    """A reading one card longer than the confirmed row, whose known part only agrees once
+    one box is left out, shows no new card."""
+    tracker, t = _lhombre_after_first_trick()
+    for faces in ({S: "S3"}, {S: "S3", E: "S7"}, {S: "S3", E: "S7", N: "SK"}):
+        for _ in range(4):
+            tracker.update(reading(faceup=faces), t)
+            t += 0.125
+    for _ in range(4):
+        tracker.update(reading(rows={N: ["lost", "won"], E: ["lost", "lost"],
+                                     S: ["won", "lost"]}), t)
+        t += 0.125
+    assert tracker.row_len[N] == 2
+    # trick 3 is complete; a box between N's two row cards (read 'won') must not turn it
+    for faces in ({N: "C5"}, {N: "C5", S: "C7"}, {N: "C5", S: "C7", E: "CJ"}):
+        for _ in range(4):
+            tracker.update(reading(faceup=faces, rows={N: ["lost", "won", "won"]}), t)
+            t += 0.125
+    assert tracker.row_len[N] == 2
+
+
+def test_a_new_card_seen_after_the_last_one_is_gone_survives_a_slow_row():
+    """His next card laid while his row had not yet shown the last one turned is his next
+    play, not a misreading of the last one."""
+    tracker, t = _lhombre_after_first_trick()
+    for faces in ({S: "S3"}, {S: "S3", E: "S7"}, {S: "S3", E: "S7", N: "SK"}):
+        for _ in range(4):
+            tracker.update(reading(faceup=faces), t)
+            t += 0.125
+    # E and S turn trick 2; N wins it, his row is hidden for a moment while he leads C5
+    for _ in range(3):
+        tracker.update(reading(rows={E: ["lost", "lost"], S: ["won", "lost"]}), t)
+        t += 0.125
+    for _ in range(4):
+        tracker.update(reading(faceup={N: "C5"}, rows={E: ["lost", "lost"],
+                                                       S: ["won", "lost"]}), t)
+        t += 0.125
+    events = []
+    for _ in range(4):  # his row shows trick 2 turned at last; C5 is out of view
+        events += tracker.update(reading(rows={N: ["lost", "won"], E: ["lost", "lost"],
+                                               S: ["won", "lost"]}), t)
+        t += 0.125
+    rows2 = {N: ["lost", "won"], E: ["lost", "lost"], S: ["won", "lost"]}
+    for faces in ({S: "C7"}, {S: "C7", E: "CJ"}):  # a hand hides N's C5 from now on
+        for _ in range(4):
+            events += tracker.update(reading(faceup=faces, rows=rows2), t)
+            t += 0.125
+    for _ in range(4):
+        events += tracker.update(reading(rows={N: ["lost", "won", "lost"],
+                                               E: ["lost", "lost", "won"],
+                                               S: ["won", "lost", "lost"]}), t)
+        t += 0.125
+    laid = [(e.trick, e.card) for e in events if isinstance(e, CardLaid) and e.seat == N]
+    assert laid == [(3, Card.from_str("C5"))]

@@ -13,6 +13,7 @@ import numpy as np
 
 from vision.detect.axis import AxisClassifier
 from vision.detect.detections import Detections, xywhr_to_quads
+from vision.detect.support import cloth_ghosts
 from vision.detect.obb import (
     Letterbox,
     RawBoxes,
@@ -39,7 +40,8 @@ class CardDetector:
     turned by 90 degrees overlaps its neighbours and would otherwise suppress them - then
     turned, filtered (``min_card``) and thinned again. A box of at most ``fragment_ratio`` of
     another's area lying inside it is a partial second look at that card and is dropped
-    (``0`` keeps such boxes).
+    (``0`` keeps such boxes). ``ghost_check`` drops boxes whose uncovered part shows the
+    cloth around them rather than a card (:func:`vision.detect.support.cloth_ghosts`).
     """
 
     def __init__(
@@ -55,6 +57,7 @@ class CardDetector:
         candidate_iou: float = 0.8,
         min_card: float = 0.5,
         fragment_ratio: float = 0.0,
+        ghost_check: bool = False,
     ) -> None:
         if not 0.0 < conf < 1.0:
             raise ValueError(f"conf must be in (0, 1), got {conf}")
@@ -91,6 +94,7 @@ class CardDetector:
         if not 0.0 <= fragment_ratio < 1.0:
             raise ValueError(f"fragment_ratio must be in [0, 1), got {fragment_ratio}")
         self.fragment_ratio = fragment_ratio
+        self.ghost_check = ghost_check
 
     def infer(self, blob: np.ndarray) -> np.ndarray:
         """The bare network: (1, 3, S, S) float32 -> raw output."""
@@ -143,7 +147,11 @@ class CardDetector:
         h, w = image.shape[:2]
         quads[..., 0] = np.clip(quads[..., 0], -0.5 * w, 1.5 * w)
         quads[..., 1] = np.clip(quads[..., 1], -0.5 * h, 1.5 * h)
-        return Detections(quads, score, class_id, data)
+        found = Detections(quads, score, class_id, data)
+        if self.ghost_check and len(found):
+            real = ~cloth_ghosts(image, found.quads, found.face_up, found.confidence)
+            found = found[np.flatnonzero(real)]
+        return found
 
 
 def _as_bgr(image: np.ndarray) -> np.ndarray:

@@ -32,6 +32,9 @@ from vision.table.reading import SeenCard, TableReading
 
 #: Typical long/short ratio of a playing card (bridge 88.9/57.2 = 1.55, poker 1.40).
 CARD_ASPECT = 1.45
+# detector scores of a sure box and of a doubtful one (a ghost beside a face-up card)
+_SURE_BOX = 0.9
+_UNSURE_BOX = 0.6
 
 
 @dataclass(frozen=True)
@@ -230,7 +233,8 @@ class RowReader:
             centre = self._refine_centre(geo, pieces, piece_seat, centre)
         pieces = self._split_corners(
             geo, pieces, centre if known_centre else np.where(narrow, centre, (lo + hi) / 2))
-        pieces, loose = self._set_aside_loose(geo, pieces, face_up, short)
+        pieces, loose = self._set_aside_loose(geo, pieces, face_up, short,
+                                              confidence if known_centre else None)
         for _ in range(2):
             piece_seat = [self._piece_seat(geo, p, centre) for p in pieces]
             if not known_centre:
@@ -422,14 +426,17 @@ class RowReader:
 
     @staticmethod
     def _set_aside_loose(
-        geo: CardGeometry, pieces: list[list[int]], face_up: np.ndarray, short: float
+        geo: CardGeometry, pieces: list[list[int]], face_up: np.ndarray, short: float,
+        confidence: np.ndarray | None = None,
     ) -> tuple[list[list[int]], list[int]]:
         """Separate groups that are not rows: piles and exposed hands.
 
         A pile (talon, a stack of cards) has its cards on top of each other rather than
         shifted along a line; an exposed hand (dummy's cards in columns) is a group of
         several face-up cards while the rows lie face down. Single face-up cards stay: they
-        may be the trick in progress.
+        may be the trick in progress. With ``confidence`` (a fixed camera, whose small cards
+        draw the odd ghost box), a face-up group of one sure box and only unsure others is
+        the sure card alone.
         """
         mostly_down = float(np.mean(~face_up)) >= 0.5
         keep: list[list[int]] = []
@@ -443,6 +450,13 @@ class RowReader:
                     loose.extend(p)
                     continue
                 if mostly_down and face_up[p].mean() > 0.5:
+                    if confidence is not None and face_up[p].all():
+                        sure, *unsure = sorted(p, key=lambda i: -confidence[i])
+                        if confidence[sure] >= _SURE_BOX and \
+                                all(confidence[i] < _UNSURE_BOX for i in unsure):
+                            keep.append([sure])
+                            loose.extend(unsure)
+                            continue
                     loose.extend(p)
                     continue
             keep.append(p)

@@ -55,7 +55,7 @@ class PhotoAnalyzerAdapter:
         # uncovered end, or one straddling two row cards, is common there and would grow a row
         # by a card (both filters cost totals on photos, where they stay off).
         if options.get("detector") is None:
-            options["detector"] = CardDetector(fragment_ratio=0.6)
+            options["detector"] = CardDetector(fragment_ratio=0.6, ghost_check=True)
         if options.get("row_settings") is None:
             options["row_settings"] = RowSettings(phantom_certainty=0.3)
         self.inner = PhotoAnalyzer(game=game, **options)

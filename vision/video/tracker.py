@@ -60,6 +60,7 @@ class _Evidence:
     last_t: float
     n: int = 1
     votes: Counter = field(default_factory=Counter)
+    misses: int = 0  # fresh readings that should have shown it and did not
 
     def see(self, t: float, vote: object = _UNSET, *, fresh: bool = True) -> None:
         """One more sighting at ``t``; only a fresh reading counts toward ``n`` (a frame the
@@ -91,6 +92,7 @@ class _Play:
     card: Card | None
     t: float  # when it appeared
     votes: Counter = field(default_factory=Counter)
+    last_seen: float = -math.inf  # when it was last seen face up as itself
 
 
 def _majority(play: _Play) -> Card | None:
@@ -320,6 +322,8 @@ class TableTracker:
     def _see_row(self, seat: Seat, length: int, orients: dict[int, Orientation], t: float,
                  out: list[Event], face: object = _UNSET) -> None:
         confirmed = self.row_len[seat]
+        if length > confirmed:
+            length, orients = self._without_inserted_card(seat, length, orients)
         for pos in range(confirmed + 1, length + 1):
             key = (seat, pos)
             o = orients.get(pos)
@@ -332,12 +336,23 @@ class TableTracker:
                 ev.see(t, o)
             else:
                 ev.see(t, fresh=self._fresh)
+        if self._fresh and length >= confirmed:
+            # The row is in view up to its known end and stops before these positions: a
+            # card seen there earlier, as often as not seen since, was a hand or a card in
+            # passing (it is seen afresh if it is really there).
+            for key in [k for k in self._row_ev if k[0] == seat and k[1] > length]:
+                ev = self._row_ev[key]
+                ev.misses += 1
+                if ev.misses >= ev.n:
+                    del self._row_ev[key]
         # Confirm positions in order; a row only grows by persistent evidence.
         while True:
             pos = self.row_len[seat] + 1
             ev = self._row_ev.get((seat, pos))
             if ev is None or not self._persistent(ev) or not ev.decided():
                 break
+            if not self._trick_down(seat, pos):
+                break  # nobody turns his card before the trick is complete
             pending = self.tricks.get(pos)
             play = pending.plays.get(seat) if pending is not None else None
             if play is not None and face is not _UNSET and face is not None and \
@@ -348,6 +363,39 @@ class TableTracker:
             del self._row_ev[(seat, pos)]
             self.row_len[seat] = pos
             self._on_turned(seat, pos, orientation, ev.first_t, t, out)
+
+    def _without_inserted_card(self, seat: Seat, length: int, orients: dict[int, Orientation]
+                               ) -> tuple[int, dict[int, Orientation]]:
+        """A reading longer than the confirmed row whose known part contradicts what was
+        confirmed, and agrees once one card is left out, had a box between two row cards (a
+        hand, a reflection, a card counted twice): read it without that card."""
+        known = [self.tricks[k].turned[seat][0] if k in self.tricks
+                 and seat in self.tricks[k].turned else Orientation.UNKNOWN
+                 for k in range(1, self.row_len[seat] + 1)]
+        if len(orients) != length or not known:
+            return length, orients  # gaps where a hand hides a card: positions are unsure
+        seq = [orients[p] for p in range(1, length + 1)]
+
+        def agrees(cand: list[Orientation]) -> bool:
+            return all(a is Orientation.UNKNOWN or b is Orientation.UNKNOWN or a is b
+                       for a, b in zip(known, cand, strict=False))
+
+        if agrees(seq):
+            return length, orients
+        for j in range(len(known)):
+            cand = seq[:j] + seq[j + 1:]
+            if agrees(cand):
+                return length - 1, {p + 1: o for p, o in enumerate(cand)}
+        return length, orients
+
+    def _trick_down(self, seat: Seat, k: int) -> bool:
+        """True when every other player's card of trick ``k`` is down: seen face up, in his
+        row, or being turned into it now (a card whose face was missed still counts)."""
+        if self.seats is None:
+            return True
+        tr = self.tricks.get(k)
+        return all((tr is not None and s in tr.plays) or self.row_len[s] >= k
+                   or (s, k) in self._row_ev for s in self.seats if s != seat)
 
     def _persistent(self, ev: _Evidence) -> bool:
         return ev.last_t - ev.first_t >= self.confirm_s - 1e-9 and ev.n >= self.min_frames
@@ -364,9 +412,11 @@ class TableTracker:
                       votes=ev.votes if ev is not None else None)
         else:
             ev = self._face_ev.get(seat)
-            if ev is not None and ev.first_t < t_seen - 1e-6:
+            if ev is not None and ev.first_t < t_seen - 1e-6 and \
+                    ev.first_t <= tr.plays[seat].last_seen + 1e-6:
                 # gathered while his previous card still lay face up: a misreading of that
-                # card, not evidence of the next one
+                # card, not evidence of the next one (a card first seen after that one was
+                # gone is his next card, even if his row was slow to show the turn)
                 del self._face_ev[seat]
         tr.turned[seat] = (orientation, t_seen)
         self._check_row_lengths(seat, pos, t_seen, out)
@@ -393,6 +443,8 @@ class TableTracker:
             # His last card is not turned yet: this is most likely that card, seen again; its
             # identity is the majority of all readings (a misreading is outvoted).
             last = self.tricks[played].plays[seat]
+            if card is None or last.card is None or card == last.card:
+                last.last_seen = max(last.last_seen, t)
             if card is not None and self._fresh:
                 last.votes[card] += 1
                 if last.card is None and not self.tricks[played].completed:
