@@ -13,7 +13,6 @@ import numpy as np
 
 from vision.detect.axis import AxisClassifier
 from vision.detect.detections import Detections, xywhr_to_quads
-from vision.detect.support import cloth_ghosts
 from vision.detect.obb import (
     Letterbox,
     RawBoxes,
@@ -24,6 +23,7 @@ from vision.detect.obb import (
     rotated_nms,
     to_blob,
 )
+from vision.detect.support import cloth_ghosts
 from vision.errors import TrickvisionError
 from vision.models import cpu_session, model_exists
 from vision.models import model_path as find_model

@@ -58,14 +58,13 @@ def cloth_ghosts(image: np.ndarray, quads: np.ndarray, face_up: np.ndarray,
     u, v = np.meshgrid(_GRID, _GRID)
     u, v = u.ravel(), v.ravel()
     # a grid over every box (bilinear in its corners 0-1-2-3), (n, G, 2)
-    grid = ((1 - u) * (1 - v))[None, :, None] * quads[:, None, 0] + \
-        (u * (1 - v))[None, :, None] * quads[:, None, 1] + \
-        (u * v)[None, :, None] * quads[:, None, 2] + ((1 - u) * v)[None, :, None] * quads[:, None, 3]
+    weights = np.stack([(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v], axis=1)  # (G, 4)
+    grid = np.einsum("gk,nkd->ngd", weights, quads)
     # two rings around every box, at 1.25 and 1.4 times its size, (n, R, 2)
-    centre = quads.mean(axis=1)[:, None, None, :]
+    centre = quads.mean(axis=1, keepdims=True)
     rings = []
     for scale in (1.25, 1.4):
-        corners = centre[:, 0] + scale * (quads - centre[:, 0])
+        corners = centre + scale * (quads - centre)
         nxt = np.roll(corners, -1, axis=1)
         rings.append((corners[:, :, None] + _RING[None, None, :, None]
                       * (nxt - corners)[:, :, None]).reshape(n, -1, 2))
