@@ -2,11 +2,11 @@
 
 The detector boxes each card's full rectangle, covered part included, so a box is only
 checked where no other box lies over it: its uncovered part. For a real card that part shows
-the card (its back or its face); for a ghost - a second box pushed past the end of a row, one
-drawn beside a lone face-up card - it shows the cloth around it. Colours are compared in
-CIELAB with the cloth sampled just around the box, so a lighting gradient over the table does
-not matter; a box is only judged when its own kind of card (the surest box of the same side
-up) stands clearly apart from the cloth, so a green back on a green cloth is never judged.
+the card (its back, border or face); for a ghost - a second box pushed past the end of a row,
+one drawn beside a lone face-up card, a square of a checked cloth taken for a card - it shows
+the cloth. The cloth is sampled over the whole image away from every box, so its every colour
+(a lighting gradient, checks, a mottled weave) is known, and an undetected card or a hand
+there is too rare to count. A box is not judged when the deck itself looks like the cloth.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-_GRID = np.linspace(0.06, 0.94, 10)
-_RING = np.linspace(0.0, 1.0, 12, endpoint=False)
+_GRID = np.linspace(0.06, 0.94, 8)   # points across each box
+_CLOTH = (32, 18)                     # points across the image for the cloth
 
 
 def _points_in(quads: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -38,14 +38,17 @@ def _lab(image: np.ndarray, pts: np.ndarray) -> np.ndarray:
 
 
 def cloth_ghosts(image: np.ndarray, quads: np.ndarray, face_up: np.ndarray,
-                 confidence: np.ndarray, *, match: float = 12.0, min_uncovered: float = 0.12
+                 confidence: np.ndarray, *, match: float = 10.0, cloth_share: float = 0.8,
+                 sure: float = 0.8, min_uncovered: float = 0.12, min_cloth: float = 0.01
                  ) -> np.ndarray:
     """(N,) bool: boxes whose uncovered part looks like the cloth around them, not a card.
 
-    ``match`` is the colour distance (CIELAB) under which a box's uncovered part counts as
-    cloth; the surest box of the same side up must be at least twice that far from its own
-    surroundings. Boxes with less than ``min_uncovered`` of their area uncovered are not
-    judged (there is too little to see).
+    A point of a box's uncovered part is cloth-coloured when at least ``min_cloth`` of the
+    cloth's points lie within ``match`` (Delta E, CIELAB) of it; a box with at least
+    ``cloth_share`` of its points cloth-coloured is a ghost. When the surest box (score >=
+    ``sure``) of the same side up is itself half cloth-coloured, the deck looks like the
+    cloth and no box of that side is judged. Boxes with less than ``min_uncovered`` of their
+    area uncovered are not judged (there is too little to see).
     """
     quads = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
     n = len(quads)
@@ -60,43 +63,39 @@ def cloth_ghosts(image: np.ndarray, quads: np.ndarray, face_up: np.ndarray,
     # a grid over every box (bilinear in its corners 0-1-2-3), (n, G, 2)
     weights = np.stack([(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v], axis=1)  # (G, 4)
     grid = np.einsum("gk,nkd->ngd", weights, quads)
-    # two rings around every box, at 1.25 and 1.4 times its size, (n, R, 2)
-    centre = quads.mean(axis=1, keepdims=True)
-    rings = []
-    for scale in (1.25, 1.4):
-        corners = centre + scale * (quads - centre)
-        nxt = np.roll(corners, -1, axis=1)
-        rings.append((corners[:, :, None] + _RING[None, None, :, None]
-                      * (nxt - corners)[:, :, None]).reshape(n, -1, 2))
-    ring = np.concatenate(rings, axis=1)
-    g, r = grid.shape[1], ring.shape[1]
-    pts = np.concatenate([grid.reshape(-1, 2), ring.reshape(-1, 2)])
+    g = grid.shape[1]
+    pts = grid.reshape(-1, 2)
     in_image = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
-    covered = _points_in(quads, pts)                       # (n, P)
-    owner = np.repeat(np.arange(n), g)
-    covered[owner, np.arange(n * g)] = False               # a box does not cover itself
-    free = in_image & ~covered.any(axis=0)
-    lab = _lab(image, pts)
-    grid_free = free[:n * g].reshape(n, g)
-    ring_free = free[n * g:].reshape(n, r)
-    grid_lab = lab[:n * g].reshape(n, g, 3)
-    ring_lab = lab[n * g:].reshape(n, r, 3)
-    own = np.full((n, 3), np.nan)      # colour of each box's uncovered part
-    cloth = np.full((n, 3), np.nan)    # colour of the cloth just around it
+    covered = _points_in(quads, pts)                       # (n, n * G)
+    covered[np.repeat(np.arange(n), g), np.arange(n * g)] = False  # not covered by itself
+    free = (in_image & ~covered.any(axis=0)).reshape(n, g)
+    own = _lab(image, pts).reshape(n, g, 3)
+    # the cloth: a grid over the image, away from every box (grown by a fifth)
+    cx, cy = np.meshgrid((np.arange(_CLOTH[0]) + 0.5) * w / _CLOTH[0],
+                         (np.arange(_CLOTH[1]) + 0.5) * h / _CLOTH[1])
+    table = np.stack([cx.ravel(), cy.ravel()], axis=1)
+    centre = quads.mean(axis=1, keepdims=True)
+    grown = centre + 1.2 * (quads - centre)
+    table = table[~_points_in(grown, table).any(axis=0)]
+    if len(table) < 20:
+        return ghost  # the image is all cards: no cloth to compare with
+    cloth = _lab(image, table)
+    need = max(3, int(np.ceil(min_cloth * len(cloth))))
+    # Share of each box's uncovered points whose colour the cloth shows (at least ``need``
+    # cloth points within ``match``; Lab from float BGR has L in [0, 100], a and b about
+    # [-127, 127], so distances are Delta E).
+    explained = np.full(n, np.nan)
     for i in range(n):
-        if grid_free[i].mean() >= min_uncovered:
-            own[i] = np.median(grid_lab[i, grid_free[i]], axis=0)
-        if ring_free[i].sum() >= 8:
-            cloth[i] = np.median(ring_lab[i, ring_free[i]], axis=0)
-    # Lab from float BGR has L in [0, 100] and a, b about [-127, 127]: ordinary Delta E
-    dist = np.linalg.norm(own - cloth, axis=1)
+        if free[i].mean() < min_uncovered:
+            continue
+        d = np.linalg.norm(own[i, free[i], None, :] - cloth[None, :, :], axis=-1)
+        explained[i] = float(np.mean((d < match).sum(axis=1) >= need))
     for side in (False, True):
-        idx = np.flatnonzero((face_up == side) & np.isfinite(dist))
+        idx = np.flatnonzero((face_up == side) & np.isfinite(explained))
         if len(idx) == 0:
             continue
         surest = idx[np.argmax(confidence[idx])]
-        if dist[surest] < 2 * match:
-            continue  # this kind of card looks too much like the cloth to judge
-        ghost[idx] = dist[idx] < match
-        ghost[surest] = False
+        if confidence[surest] >= sure and explained[surest] >= 0.5:
+            continue  # a sure card of this kind looks like the cloth: nothing to judge by
+        ghost[idx] = explained[idx] >= cloth_share
     return ghost
