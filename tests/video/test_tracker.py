@@ -390,3 +390,27 @@ def test_a_new_card_seen_after_the_last_one_is_gone_survives_a_slow_row():
         t += 0.125
     laid = [(e.trick, e.card) for e in events if isinstance(e, CardLaid) and e.seat == N]
     assert laid == [(3, Card.from_str("C5"))]
+
+
+def test_a_row_card_without_its_face_up_card_must_last_longer():
+    """Where faces are read, a player's card reaches his row only after it lay face up; a row
+    card for a play never seen is believed only after ``unread_wait_s`` (a hand may have hidden
+    the card all along), not after the usual ``confirm_s``."""
+    tracker, t = _lhombre_after_first_trick()
+    for faces in ({S: "S3"}, {S: "S3", E: "S7"}):
+        for _ in range(4):
+            tracker.update(reading(faceup=faces), t)
+            t += 0.125
+    rows = {N: ["lost", "won"], E: ["lost"], S: ["won"]}
+    events = []
+    t0 = t
+    while t < t0 + 2.0:  # N's row shows a second card, his own card was never seen
+        events += tracker.update(reading(faceup={S: "S3", E: "S7"}, rows=rows), t)
+        t += 0.125
+    assert tracker.row_len[N] == 1
+    while t < t0 + 3.5:
+        events += tracker.update(reading(faceup={S: "S3", E: "S7"}, rows=rows), t)
+        t += 0.125
+    assert tracker.row_len[N] == 2
+    assert [(e.trick, e.card) for e in events if isinstance(e, CardLaid) and e.seat == N] == \
+        [(2, None)]

@@ -33,7 +33,7 @@ from vision.table.reading import SeenCard, TableReading
 #: Typical long/short ratio of a playing card (bridge 88.9/57.2 = 1.55, poker 1.40).
 CARD_ASPECT = 1.45
 # detector scores of a sure box and of a doubtful one (a ghost beside a face-up card)
-_SURE_BOX = 0.9
+_SURE_BOX = 0.8
 _UNSURE_BOX = 0.6
 
 
@@ -449,14 +449,14 @@ class RowReader:
                 if float(np.median(d.min(axis=1))) < 0.2 * short:
                     loose.extend(p)
                     continue
+                if confidence is not None and face_up[p].all():
+                    sure, *unsure = sorted(p, key=lambda i: -confidence[i])
+                    if confidence[sure] >= _SURE_BOX and \
+                            all(confidence[i] < _UNSURE_BOX for i in unsure):
+                        keep.append([sure])
+                        loose.extend(unsure)
+                        continue
                 if mostly_down and face_up[p].mean() > 0.5:
-                    if confidence is not None and face_up[p].all():
-                        sure, *unsure = sorted(p, key=lambda i: -confidence[i])
-                        if confidence[sure] >= _SURE_BOX and \
-                                all(confidence[i] < _UNSURE_BOX for i in unsure):
-                            keep.append([sure])
-                            loose.extend(unsure)
-                            continue
                     loose.extend(p)
                     continue
             keep.append(p)

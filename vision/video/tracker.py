@@ -354,6 +354,12 @@ class TableTracker:
             if not self._trick_down(seat, pos):
                 break  # nobody turns his card before the trick is complete
             pending = self.tricks.get(pos)
+            if self.faces_read and (pending is None or seat not in pending.plays) and \
+                    seat not in self._face_ev and ev.last_t - ev.first_t < self.unread_wait_s:
+                # faces are seen here, yet his card of that trick never was: a row card
+                # without one must last longer before it stands for a play
+                break
+            pending = self.tricks.get(pos)
             play = pending.plays.get(seat) if pending is not None else None
             if play is not None and face is not _UNSET and face is not None and \
                     face == _majority(play):
