@@ -414,3 +414,28 @@ def test_a_row_card_without_its_face_up_card_must_last_longer():
     assert tracker.row_len[N] == 2
     assert [(e.trick, e.card) for e in events if isinstance(e, CardLaid) and e.seat == N] == \
         [(2, None)]
+
+
+def test_a_next_card_laid_before_the_row_shows_the_last_one_is_no_vote_for_it():
+    """S's SK is gone (turned, his row not yet seen); the SQ he then leads is his next card:
+    it must not be counted as a reading of the SK (which would make SQ 'already played')."""
+    tracker = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S)
+    t = 0.0
+    for faces in ({E: "D5"}, {E: "D5", N: "D4"}, {E: "D5", N: "D4", S: "SK"}):
+        for _ in range(4):
+            tracker.update(reading(faceup=faces), t)
+            t += 0.125
+    for _ in range(12):  # turned; S's row hidden under his arm for 1.5 s
+        tracker.update(reading(rows={N: ["lost"], E: ["lost"]}), t)
+        t += 0.125
+    events = []
+    for _ in range(6):  # he leads SQ, his row still hidden
+        events += tracker.update(reading(faceup={S: "SQ"}, rows={N: ["lost"], E: ["lost"]}), t)
+        t += 0.125
+    for _ in range(6):
+        events += tracker.update(reading(faceup={S: "SQ"}, rows={N: ["lost"], E: ["lost"],
+                                                                 S: ["won"]}), t)
+        t += 0.125
+    laid = [(e.trick, e.card) for e in events if isinstance(e, CardLaid) and e.seat == S]
+    assert laid == [(2, Card.from_str("SQ"))]
+    assert tracker.tricks[1].plays[S].votes.get(Card.from_str("SQ"), 0) == 0

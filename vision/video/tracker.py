@@ -50,6 +50,7 @@ from vision.video.events import (
 )
 
 _UNSET = object()
+_SAME_CARD_GAP_S = 1.0  # a face read again within this time of the last sighting: same card
 
 
 @dataclass
@@ -449,9 +450,13 @@ class TableTracker:
             # His last card is not turned yet: this is most likely that card, seen again; its
             # identity is the majority of all readings (a misreading is outvoted).
             last = self.tricks[played].plays[seat]
-            if card is None or last.card is None or card == last.card:
+            same = card is None or last.card is None or card == last.card
+            if same:
                 last.last_seen = max(last.last_seen, t)
-            if card is not None and self._fresh:
+            # another identity read where his card lay a moment ago is that card misread; one
+            # read after it has been out of sight a while is his next card, not a vote
+            if card is not None and self._fresh and \
+                    (same or t - last.last_seen <= _SAME_CARD_GAP_S):
                 last.votes[card] += 1
                 if last.card is None and not self.tricks[played].completed:
                     last.card = card  # read at last: it may prove an earlier revoke
