@@ -282,17 +282,20 @@ def test_one_reading_repeated_by_the_gate_confirms_nothing():
     assert [e.seat for e in laid if e.seat == N] == [N]
 
 
+def _show(tracker, t, *steps, rows=None, times=4):  # type: ignore[no-untyped-def]
+    """Feed each step's face-up cards (and ``rows``) ``times`` readings apart 0.125 s."""
+    for faces in steps:
+        for _ in range(times):
+            tracker.update(reading(faceup=faces, rows=rows), t)
+            t += 0.125
+    return t
+
+
 def _lhombre_after_first_trick():  # type: ignore[no-untyped-def]
     """A l'hombre tracker with trick 1 (E D5, N D4, S DK: S wins) laid and turned."""
     tracker = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S)
-    t = 0.0
-    for faces in ({E: "D5"}, {E: "D5", N: "D4"}, {E: "D5", N: "D4", S: "DK"}):
-        for _ in range(4):
-            tracker.update(reading(faceup=faces), t)
-            t += 0.125
-    for _ in range(4):
-        tracker.update(reading(rows={N: ["lost"], E: ["lost"], S: ["won"]}), t)
-        t += 0.125
+    t = _show(tracker, 0.0, {E: "D5"}, {E: "D5", N: "D4"}, {E: "D5", N: "D4", S: "DK"})
+    t = _show(tracker, t, {}, rows={N: ["lost"], E: ["lost"], S: ["won"]})
     assert tracker.row_len == {N: 1, E: 1, S: 1, Seat.W: 0}
     return tracker, t
 
@@ -314,10 +317,7 @@ def test_a_row_card_seen_once_then_not_again_is_forgotten():
     """Evidence contradicted by as many fresh readings as support it is dropped: it must be
     seen afresh (and its orientation read afresh) to count."""
     tracker, t = _lhombre_after_first_trick()
-    for faces in ({S: "S3"}, {S: "S3", E: "S7"}, {S: "S3", E: "S7", N: "SK"}):
-        for _ in range(4):
-            tracker.update(reading(faceup=faces), t)
-            t += 0.125
+    t = _show(tracker, t, {S: "S3"}, {S: "S3", E: "S7"}, {S: "S3", E: "S7", N: "SK"})
     # a hand passing over N's row looks like a second card turned 'won'
     tracker.update(reading(rows={N: ["lost", "won"], E: ["lost"], S: ["won"]}), t)
     t += 0.125
@@ -340,10 +340,7 @@ def test_a_box_inside_the_known_row_is_read_without_it():
     """A reading one card longer than the confirmed row, whose known part only agrees once
     one box is left out, shows no new card."""
     tracker, t = _lhombre_after_first_trick()
-    for faces in ({S: "S3"}, {S: "S3", E: "S7"}, {S: "S3", E: "S7", N: "SK"}):
-        for _ in range(4):
-            tracker.update(reading(faceup=faces), t)
-            t += 0.125
+    t = _show(tracker, t, {S: "S3"}, {S: "S3", E: "S7"}, {S: "S3", E: "S7", N: "SK"})
     for _ in range(4):
         tracker.update(reading(rows={N: ["lost", "won"], E: ["lost", "lost"],
                                      S: ["won", "lost"]}), t)
@@ -361,10 +358,7 @@ def test_a_new_card_seen_after_the_last_one_is_gone_survives_a_slow_row():
     """His next card laid while his row had not yet shown the last one turned is his next
     play, not a misreading of the last one."""
     tracker, t = _lhombre_after_first_trick()
-    for faces in ({S: "S3"}, {S: "S3", E: "S7"}, {S: "S3", E: "S7", N: "SK"}):
-        for _ in range(4):
-            tracker.update(reading(faceup=faces), t)
-            t += 0.125
+    t = _show(tracker, t, {S: "S3"}, {S: "S3", E: "S7"}, {S: "S3", E: "S7", N: "SK"})
     # E and S turn trick 2; N wins it, his row is hidden for a moment while he leads C5
     for _ in range(3):
         tracker.update(reading(rows={E: ["lost", "lost"], S: ["won", "lost"]}), t)
@@ -397,10 +391,7 @@ def test_a_row_card_without_its_face_up_card_must_last_longer():
     card for a play never seen is believed only after ``unread_wait_s`` (a hand may have hidden
     the card all along), not after the usual ``confirm_s``."""
     tracker, t = _lhombre_after_first_trick()
-    for faces in ({S: "S3"}, {S: "S3", E: "S7"}):
-        for _ in range(4):
-            tracker.update(reading(faceup=faces), t)
-            t += 0.125
+    t = _show(tracker, t, {S: "S3"}, {S: "S3", E: "S7"})
     rows = {N: ["lost", "won"], E: ["lost"], S: ["won"]}
     events = []
     t0 = t
@@ -420,11 +411,7 @@ def test_a_next_card_laid_before_the_row_shows_the_last_one_is_no_vote_for_it():
     """S's SK is gone (turned, his row not yet seen); the SQ he then leads is his next card:
     it must not be counted as a reading of the SK (which would make SQ 'already played')."""
     tracker = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S)
-    t = 0.0
-    for faces in ({E: "D5"}, {E: "D5", N: "D4"}, {E: "D5", N: "D4", S: "SK"}):
-        for _ in range(4):
-            tracker.update(reading(faceup=faces), t)
-            t += 0.125
+    t = _show(tracker, 0.0, {E: "D5"}, {E: "D5", N: "D4"}, {E: "D5", N: "D4", S: "SK"})
     for _ in range(12):  # turned; S's row hidden under his arm for 1.5 s
         tracker.update(reading(rows={N: ["lost"], E: ["lost"]}), t)
         t += 0.125
