@@ -14,6 +14,8 @@ Two kinds of evidence carry the play:
   (as long as his previous card still lies face up it is that card, seen again);
 * a new card at position *k* of X's face-down row means X has turned his card of trick *k*,
   with the orientation read from it. A row also fills in a play that was never seen face up.
+  Rows cannot run ahead of the play: nobody turns his card before every card of that trick
+  is down, and a row card seen once and then not again as often is forgotten.
 
 The order of the cards within a trick is the order in which they appeared; it is checked
 against the leader the rules give (first leader from dealer/contract, then the previous
@@ -360,7 +362,6 @@ class TableTracker:
                 # faces are seen here, yet his card of that trick never was: a row card
                 # without one must last longer before it stands for a play
                 break
-            pending = self.tricks.get(pos)
             play = pending.plays.get(seat) if pending is not None else None
             if play is not None and face is not _UNSET and face is not None and \
                     face == _majority(play):
