@@ -121,3 +121,24 @@ def polygon_areas(polys: np.ndarray) -> np.ndarray:
     x = polys[..., 0]
     y = polys[..., 1]
     return 0.5 * np.abs(np.sum(x * np.roll(y, -1, axis=-1) - np.roll(x, -1, axis=-1) * y, axis=-1))
+
+
+def quad_points(quads: np.ndarray, uv: np.ndarray) -> np.ndarray:
+    """Points at unit-square coordinates ``uv`` (G, 2) on each quad (N, 4, 2) -> (N, G, 2),
+    mapped bilinearly with corner 0 at (0, 0), 1 at (1, 0), 2 at (1, 1), 3 at (0, 1) (exact
+    for the parallelograms cards are)."""
+    quads = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
+    u, v = np.asarray(uv, dtype=np.float64).reshape(-1, 2).T
+    weights = np.stack([(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v], axis=1)  # (G, 4)
+    return np.einsum("gk,nkd->ngd", weights, quads)
+
+
+def points_in_quads(points: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """(M, N) bool: point n (of (N, 2)) lies inside convex quad m (of (M, 4, 2)), either
+    winding: on the same side of all four edges."""
+    quads = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
+    points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    edges = np.roll(quads, -1, axis=1) - quads                    # (M, 4, 2)
+    rel = points[None, :, None, :] - quads[:, None, :, :]         # (M, N, 4, 2)
+    cross = edges[:, None, :, 0] * rel[..., 1] - edges[:, None, :, 1] * rel[..., 0]
+    return np.asarray((cross >= 0).all(axis=2) | (cross <= 0).all(axis=2))

@@ -14,18 +14,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.detect.detections import points_in_quads, quad_points
+
 _GRID = np.linspace(0.06, 0.94, 8)   # points across each box
 _CLOTH = (32, 18)                     # points across the image for the cloth
-
-
-def _points_in(quads: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """(M, N) bool: point n inside convex quad m (either winding)."""
-    a = quads[:, :, None, :]                      # (M, 4, 1, 2)
-    b = np.roll(quads, -1, axis=1)[:, :, None, :]
-    p = pts[None, None, :, :]                     # (1, 1, N, 2)
-    cross = (b[..., 0] - a[..., 0]) * (p[..., 1] - a[..., 1]) - \
-        (b[..., 1] - a[..., 1]) * (p[..., 0] - a[..., 0])   # (M, 4, N)
-    return (cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)
 
 
 def _lab(image: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -59,14 +51,11 @@ def cloth_ghosts(image: np.ndarray, quads: np.ndarray, face_up: np.ndarray,
     confidence = np.asarray(confidence, dtype=np.float64).reshape(-1)
     h, w = image.shape[:2]
     u, v = np.meshgrid(_GRID, _GRID)
-    u, v = u.ravel(), v.ravel()
-    # a grid over every box (bilinear in its corners 0-1-2-3), (n, G, 2)
-    weights = np.stack([(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v], axis=1)  # (G, 4)
-    grid = np.einsum("gk,nkd->ngd", weights, quads)
+    grid = quad_points(quads, np.column_stack([u.ravel(), v.ravel()]))  # (n, G, 2)
     g = grid.shape[1]
     pts = grid.reshape(-1, 2)
     in_image = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
-    covered = _points_in(quads, pts)                       # (n, n * G)
+    covered = points_in_quads(pts, quads)                     # (n, n * G)
     covered[np.repeat(np.arange(n), g), np.arange(n * g)] = False  # not covered by itself
     free = (in_image & ~covered.any(axis=0)).reshape(n, g)
     own = _lab(image, pts).reshape(n, g, 3)
@@ -76,7 +65,7 @@ def cloth_ghosts(image: np.ndarray, quads: np.ndarray, face_up: np.ndarray,
     table = np.stack([cx.ravel(), cy.ravel()], axis=1)
     centre = quads.mean(axis=1, keepdims=True)
     grown = centre + 1.2 * (quads - centre)
-    table = table[~_points_in(grown, table).any(axis=0)]
+    table = table[~points_in_quads(table, grown).any(axis=0)]
     if len(table) < 20:
         return ghost  # the image is all cards: no cloth to compare with
     cloth = _lab(image, table)

@@ -23,6 +23,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.detect.detections import points_in_quads, quad_points
+
 #: Side of the square crop fed to the classifier, in px.
 CROP_SIZE = 64
 #: Corner region as fractions of the card's width and height.
@@ -89,17 +91,8 @@ def covered_corners(quad: np.ndarray, on_top: list[np.ndarray]) -> np.ndarray:
     """
     if not len(on_top):
         return np.zeros(4, dtype=bool)
-    q = canonical_quad(quad)
-    u, v = INDEX_CENTRES[:, :1], INDEX_CENTRES[:, 1:]
-    # bilinear map of the unit square onto the quad (exact for the parallelograms cards are)
-    points = (1 - u) * (1 - v) * q[0] + u * (1 - v) * q[1] + u * v * q[2] + (1 - u) * v * q[3]
-    # inside a convex quad (either winding): on the same side of all four edges
-    polys = np.asarray(on_top, np.float64).reshape(-1, 4, 2)  # (m, 4, 2)
-    edges = np.roll(polys, -1, axis=1) - polys  # (m, 4, 2)
-    rel = points[None, :, None, :] - polys[:, None, :, :]  # (m, 4 points, 4 edges, 2)
-    cross = edges[:, None, :, 0] * rel[..., 1] - edges[:, None, :, 1] * rel[..., 0]
-    inside = (cross > 0).all(axis=2) | (cross < 0).all(axis=2)  # (m, 4 points)
-    return inside.any(axis=0)
+    points = quad_points(canonical_quad(quad), INDEX_CENTRES)[0]
+    return np.asarray(points_in_quads(points, np.asarray(on_top, np.float64)).any(axis=0))
 
 
 def corner_crops(image: np.ndarray, quad: np.ndarray, size: int = CROP_SIZE,

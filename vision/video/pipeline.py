@@ -52,8 +52,9 @@ class PhotoAnalyzerAdapter:
         from vision.table.rows import RowSettings
 
         # The camera's frames are small (cards of 50-75 px): a second, partial box on a card's
-        # uncovered end, or one straddling two row cards, is common there and would grow a row
-        # by a card (both filters cost totals on photos, where they stay off).
+        # uncovered end, one straddling two row cards, or one over bare cloth is common there
+        # and would grow a row by a card (the first two filters cost totals on photos, the
+        # cloth check is not measured there; all three stay off for photos).
         if options.get("detector") is None:
             options["detector"] = CardDetector(fragment_ratio=0.6, ghost_check=True)
         if options.get("row_settings") is None:
