@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 
 from vision.cli import main
+from vision.errors import TrickvisionError
 from vision.synth.export import export_crops, export_obb_dataset, scene_seed
+from vision.synth.video import FRAME_SIZES, export_video_obb_dataset
 
 
 def test_obb_export_writes_normalised_labels(tmp_path: Path) -> None:
@@ -32,6 +34,31 @@ def test_obb_export_writes_normalised_labels(tmp_path: Path) -> None:
                 assert ((v >= 0) & (v <= 1)).all()
                 q = v.reshape(4, 2) * [img.shape[1], img.shape[0]]
                 assert cv2.contourArea(q.astype(np.float32)) > 50
+
+
+def test_video_frames_export_labels_every_visible_card(tmp_path: Path) -> None:
+    yaml = export_video_obb_dataset(tmp_path / "vid", 2, 3, 1, seed=4)
+    assert "train: images/train" in yaml.read_text()
+    counts = {"0": 0, "1": 0}
+    for split, n in (("train", 6), ("val", 3)):
+        images = sorted((tmp_path / "vid" / "images" / split).glob("*.jpg"))
+        labels = sorted((tmp_path / "vid" / "labels" / split).glob("*.txt"))
+        assert [p.stem for p in images] == [p.stem for p in labels] and len(images) == n
+        for img_path, lab in zip(images, labels, strict=True):
+            img = cv2.imread(str(img_path))
+            assert (img.shape[1], img.shape[0]) in FRAME_SIZES
+            for r in (line.split() for line in lab.read_text().splitlines()):
+                counts[r[0]] += 1
+                v = np.array(r[1:], float)
+                assert len(v) == 8 and ((v >= 0) & (v <= 1)).all()
+                q = v.reshape(4, 2) * [img.shape[1], img.shape[0]]
+                assert cv2.contourArea(q.astype(np.float32)) > 100
+    assert counts["0"] > 0 and counts["1"] > 0  # rows face down, tricks face up
+
+
+def test_video_frames_export_rejects_bad_counts(tmp_path: Path) -> None:
+    with pytest.raises(TrickvisionError, match="frames per video"):
+        export_video_obb_dataset(tmp_path / "vid", 1, 0, 0, seed=4)
 
 
 def test_train_and_val_never_share_a_seed() -> None:
@@ -74,6 +101,7 @@ def test_cli_writes_scenes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     (["--overlap", "150"], "--overlap"),
     (["--overlap", "30", "150"], "--overlap"),
     (["--n", "-1"], "--n"),
+    (["--format", "video-obb", "--frames", "0"], "--frames"),
 ])
 def test_cli_bad_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], args,
                                message) -> None:

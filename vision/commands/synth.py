@@ -5,6 +5,7 @@ Examples::
     trickvision synth --game lhombre --stage end --n 200 --seed 7 --out DIR
     trickvision synth --format obb --n 3000 --n-val 300 --seed 1 --size 640 --out DIR
     trickvision synth --format crops --n 500 --seed 1 --out DIR
+    trickvision synth --format video-obb --n 150 --n-val 8 --frames 8 --seed 11 --out DIR
 
 Deterministic for a given seed and options; a progress bar goes to stderr.
 """
@@ -19,7 +20,7 @@ from vision.errors import InputFileError, TrickvisionError
 NAME = "synth"
 HELP = "render synthetic table photos with ground truth"
 
-FORMATS = ("scenes", "obb", "crops")
+FORMATS = ("scenes", "obb", "crops", "video-obb")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,7 +35,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", required=True, help="output folder (created if missing)")
     parser.add_argument("--format", choices=FORMATS, default="scenes",
                         help="scenes: JPEG + ground-truth JSON; obb: ultralytics OBB data set; "
-                             "crops: face-up card crops for an identity classifier")
+                             "crops: face-up card crops for an identity classifier; video-obb: "
+                             "an OBB data set of frames of animated deals (--n deals)")
+    parser.add_argument("--frames", type=int, default=8,
+                        help="video-obb: frames drawn from each deal (default 8)")
     parser.add_argument("--size", type=int, default=None,
                         help="long image side in px (default: sizes from 640 to 1920x1080)")
     parser.add_argument("--hard", type=float, default=0.3,
@@ -62,6 +66,8 @@ def _validate(args: argparse.Namespace) -> tuple[float, float] | None:
                                f"{', '.join(STAGES)})")
     if args.n < 0 or (args.n_val is not None and args.n_val < 0):
         raise TrickvisionError(f"--n must be >= 0, got {args.n}")
+    if args.frames < 1:
+        raise TrickvisionError(f"--frames must be >= 1, got {args.frames}")
     if args.size is not None and not 64 <= args.size <= 4096:
         raise TrickvisionError(f"--size must be 64..4096 px, got {args.size}")
     if not 0.0 <= args.hard <= 1.0:
@@ -101,6 +107,14 @@ def run(args: argparse.Namespace) -> int:
         yaml = export.export_obb_dataset(args.out, args.n, n_val, args.seed, imgsz=args.size,
                                          hard_fraction=args.hard, games=games, progress=progress)
         print(f"wrote OBB data set ({args.n} train / {n_val} val scenes): {yaml}")
+        return 0
+    if args.format == "video-obb":
+        from vision.synth.video import export_video_obb_dataset
+
+        yaml = export_video_obb_dataset(args.out, args.n, args.frames, n_val, args.seed,
+                                        games=games, progress=progress)
+        print(f"wrote OBB data set of video frames ({args.n} train / {n_val} val deals, "
+              f"{args.frames} frames each): {yaml}")
         return 0
     index = export.export_crops(args.out, args.n, n_val, args.seed, imgsz=args.size or 1024,
                                 hard_fraction=args.hard, games=games, progress=progress)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -85,11 +85,12 @@ def _pick(seed: int, imgsz: int | None, games: Sequence[str], stages: Sequence[s
     return game, stage, size, hard
 
 
-def obb_label_lines(scene: Scene, *, min_visible: float = 0.1) -> list[str]:
-    """The scene's cards as ultralytics OBB label lines (normalised, full quads)."""
-    w, h = scene.truth["width"], scene.truth["height"]
+def obb_label_lines(truth: Mapping[str, Any], *, min_visible: float = 0.1) -> list[str]:
+    """The cards of a scene's (or video frame's) truth - ``width``, ``height``, ``cards`` - as
+    ultralytics OBB label lines (normalised, full quads)."""
+    w, h = truth["width"], truth["height"]
     lines = []
-    for c in scene.truth["cards"]:
+    for c in truth["cards"]:
         if c["visible_fraction"] < min_visible:
             continue
         q = np.asarray(c["quad"], float)
@@ -164,7 +165,7 @@ def export_obb_dataset(
             stem = f"{split}_{i:06d}"
             params = [cv2.IMWRITE_JPEG_QUALITY, int(scene.style.jpeg_quality)]
             cv2.imwrite(str(img_dir / f"{stem}.jpg"), scene.image, params)
-            lines = obb_label_lines(scene, min_visible=min_visible)
+            lines = obb_label_lines(scene.truth, min_visible=min_visible)
             (lab_dir / f"{stem}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
             if write_truth:
                 truth = dict(scene.truth, image=f"{stem}.jpg")
@@ -174,9 +175,14 @@ def export_obb_dataset(
             done += 1
             if report:
                 report(done, total, "obb")
+    return write_data_yaml(out, f"seed {seed}, {n_train} train / {n_val} val scenes")
+
+
+def write_data_yaml(out: Path, what: str) -> Path:
+    """The ultralytics ``data.yaml`` of an OBB set laid out as above."""
     yaml = out / "data.yaml"
     yaml.write_text(
-        f"# trickvision synthetic OBB set: seed {seed}, {n_train} train / {n_val} val scenes\n"
+        f"# trickvision synthetic OBB set: {what}\n"
         f"path: {out.resolve()}\n"
         "train: images/train\n"
         "val: images/val\n"
@@ -294,5 +300,5 @@ def export_scenes(
 
 __all__: list[Any] = [
     "CLASS_NAMES", "CROP_SIZE", "export_crops", "export_obb_dataset", "export_scenes",
-    "obb_label_lines", "rectify_card", "scene_seed",
+    "obb_label_lines", "rectify_card", "scene_seed", "write_data_yaml",
 ]

@@ -435,6 +435,70 @@ def write_video(script: VideoScript, out_dir: str | os.PathLike[str], stem: str,
     return path
 
 
+#: Frame sizes of exported training frames, and how often each is drawn.
+FRAME_SIZES: tuple[tuple[int, int], ...] = ((960, 540), (1280, 720), (640, 360))
+FRAME_SIZE_WEIGHTS: tuple[float, ...] = (0.6, 0.25, 0.15)
+
+
+def export_video_obb_dataset(out_dir: str | os.PathLike[str], n_videos: int,
+                             frames_per_video: int, n_val_videos: int, seed: int, *,
+                             games: Sequence[str] | None = None, min_visible: float = 0.1,
+                             progress: bool = False) -> Path:
+    """Detector training frames from animated deals, in the OBB layout of
+    :func:`vision.synth.export.export_obb_dataset`; returns the ``data.yaml`` path.
+
+    Photos show a table at rest; the fixed camera mostly sees it in motion: hands reaching in,
+    a card half turned, small cards in long tight rows, compression blocks. Each deal (seed
+    :func:`~vision.synth.export.scene_seed` of ``seed``, its own table style, any game, now and
+    then a revoke or a card turned the wrong way) gives ``frames_per_video`` frames drawn at
+    random moments, saved as JPEG of quality 45-85 like a stream's frames.
+    """
+    from vision.synth.export import (
+        GAMES,
+        _check_out,
+        _progress,
+        obb_label_lines,
+        scene_seed,
+        write_data_yaml,
+    )
+
+    games = tuple(games) if games else GAMES
+    if min(n_videos, n_val_videos) < 0 or frames_per_video < 1:
+        raise TrickvisionError(f"need videos >= 0 and frames per video >= 1, got {n_videos}, "
+                               f"{n_val_videos} and {frames_per_video}")
+    out = _check_out(out_dir)
+    total = (n_videos + n_val_videos) * frames_per_video
+    done = 0
+    for split, n in (("train", n_videos), ("val", n_val_videos)):
+        img_dir, lab_dir = out / "images" / split, out / "labels" / split
+        img_dir.mkdir(parents=True, exist_ok=True)
+        lab_dir.mkdir(parents=True, exist_ok=True)
+        for v in range(n):
+            s = scene_seed(seed, v, split)
+            rng = np.random.default_rng([s, 0xF4A])
+            game = games[int(rng.integers(len(games)))]
+            size = FRAME_SIZES[int(rng.choice(len(FRAME_SIZES), p=FRAME_SIZE_WEIGHTS))]
+            script = make_script(game, s, fps=8.0, image_size=size,
+                                 wrong_orientation=int(rng.integers(0, 2)),
+                                 revoke=bool(rng.random() < 0.5))
+            picks = rng.choice(script.n_frames, size=min(frames_per_video, script.n_frames),
+                               replace=False)
+            for i in sorted(int(x) for x in picks):
+                frame = next(script.frames(start=i, stop=i + 1))
+                stem = f"{split}_{v:05d}_{i:04d}"
+                quality = int(rng.integers(45, 86))
+                cv2.imwrite(str(img_dir / f"{stem}.jpg"), frame.image,
+                            [cv2.IMWRITE_JPEG_QUALITY, quality])
+                truth = {"width": size[0], "height": size[1], "cards": frame.cards}
+                lines = obb_label_lines(truth, min_visible=min_visible)
+                (lab_dir / f"{stem}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+                done += 1
+                if progress:
+                    _progress(done, total, "frames")
+    return write_data_yaml(out, f"video frames, seed {seed}, {n_videos} train / "
+                                f"{n_val_videos} val deals x {frames_per_video} frames")
+
+
 def compact_cards(cards: list[dict[str, Any]]) -> list[list[Any]]:
     """Per-frame card truth, short: [seat, row_position, orientation, face_up, card,
     visible_fraction, in_current_trick, quad (4x2, 0.1 px)] per card."""
@@ -471,8 +535,8 @@ def read_frame_truth(path: str | os.PathLike[str]) -> dict[int, list[dict[str, A
     return out
 
 
-__all__ = ["Timing", "VideoFrame", "VideoScript", "compact_cards", "expand_cards",
-           "make_script", "read_frame_truth", "video_style", "write_video"]
+__all__ = ["FRAME_SIZES", "Timing", "VideoFrame", "VideoScript", "compact_cards",
+           "expand_cards", "export_video_obb_dataset", "make_script", "read_frame_truth", "video_style", "write_video"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
