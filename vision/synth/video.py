@@ -536,7 +536,8 @@ def read_frame_truth(path: str | os.PathLike[str]) -> dict[int, list[dict[str, A
 
 
 __all__ = ["FRAME_SIZES", "Timing", "VideoFrame", "VideoScript", "compact_cards",
-           "expand_cards", "export_video_obb_dataset", "make_script", "read_frame_truth", "video_style", "write_video"]
+           "expand_cards", "export_video_obb_dataset", "make_script", "read_frame_truth",
+           "video_style", "write_video"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
