@@ -284,6 +284,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="NMS before the second look (default: the detector's)")
     parser.add_argument("--fragment-ratio", type=float, default=None,
                         help="drop boxes this small inside another (default: the detector's)")
+    parser.add_argument("--ghost-check", action="store_true",
+                        help="drop boxes over bare cloth (the video path's filter)")
     parser.add_argument("--axis", default=None, help="card-axis ONNX (default: shipped)")
     parser.add_argument("--no-axis", action="store_true", help="trust the detector's boxes")
     parser.add_argument("--oracle", action="store_true", help="true rectangles, no detector")
@@ -323,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
         options = {k: v for k, v in (("conf", args.conf), ("iou", args.iou),
                                      ("candidate_iou", args.candidate_iou),
                                      ("fragment_ratio", args.fragment_ratio)) if v is not None}
-        detector = CardDetector(args.model, axis=axis, **options)
+        detector = CardDetector(args.model, axis=axis, ghost_check=args.ghost_check, **options)
     from vision.table.rows import RowSettings
 
     row_settings = RowSettings() if args.phantom_certainty is None else RowSettings(
