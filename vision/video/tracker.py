@@ -96,6 +96,7 @@ class _Play:
     t: float  # when it appeared
     votes: Counter = field(default_factory=Counter)
     last_seen: float = -math.inf  # when it was last seen face up as itself
+    from_row: bool = False  # known only from his row: never seen face up
 
 
 def _majority(play: _Play) -> Card | None:
@@ -417,7 +418,7 @@ class TableTracker:
             card = ev.best() if ev is not None else None
             t_play = ev.first_t if ev is not None else t_seen
             self._lay(seat, pos, card if isinstance(card, Card) else None, t_play, out,
-                      votes=ev.votes if ev is not None else None)
+                      votes=ev.votes if ev is not None else None, from_row=ev is None)
         else:
             ev = self._face_ev.get(seat)
             if ev is not None and ev.first_t < t_seen - 1e-6 and \
@@ -488,19 +489,49 @@ class TableTracker:
         if best is None and self.faces_read and t - ev.first_t < self.unread_wait_s:
             return  # a face not read yet (a hand over it): wait a little for its identity
         del self._face_ev[seat]
+        card = best if isinstance(best, Card) else None
+        if self._row_card_was_a_ghost(seat, t):
+            self._replace_ghost_play(seat, card, ev, t, out)
+            return
         k = max(played, self.row_len[seat]) + 1
-        self._lay(seat, k, best if isinstance(best, Card) else None, ev.first_t, out,
-                  votes=ev.votes)
+        self._lay(seat, k, card, ev.first_t, out, votes=ev.votes)
+
+    def _row_card_was_a_ghost(self, seat: Seat, t: float) -> bool:
+        """True when ``seat``'s last play stands only on his last row card (never seen face
+        up) while another player's card of that trick still lies face up. Nobody leads to the
+        next trick before the last one is gathered, so the face-up card now seen is his play
+        to that trick and the row card was a ghost (a box counted twice, a hand)."""
+        k = self.row_len[seat]
+        tr = self.tricks.get(k)
+        if tr is None or tr.completed or seat not in tr.plays or not tr.plays[seat].from_row:
+            return False
+        return any(s != seat and self.row_len[s] < k and t - p.last_seen <= _SAME_CARD_GAP_S
+                   for s, p in tr.plays.items())
+
+    def _replace_ghost_play(self, seat: Seat, card: Card | None, ev: _Evidence, t: float,
+                            out: list[Event]) -> None:
+        """His play to the trick of his ghost row card is the face-up card; the row card is
+        taken back (it is confirmed again when he really turns his card)."""
+        k = self.row_len[seat]
+        tr = self.tricks[k]
+        known = Counter({c: n for c, n in ev.votes.items() if c is not None})
+        tr.plays[seat] = _Play(card=card, t=ev.first_t, votes=known, last_seen=t)
+        tr.turned.pop(seat, None)
+        self.row_len[seat] = k - 1
+        self._emit(("laid", k, seat, "face"), CardLaid(t=ev.first_t, deal=self.deal, seat=seat,
+                                                       card=card, trick=k), out)
+        if card is not None:
+            self._check_revokes(seat, t, out)
 
     def _lay(self, seat: Seat, k: int, card: Card | None, t: float, out: list[Event],
-             votes: Counter | None = None) -> None:
+             votes: Counter | None = None, from_row: bool = False) -> None:
         if self.seats is not None and seat not in self.seats:
             return
         tr = self._trick(k)
         if seat in tr.plays:
             return
         known = Counter({c: n for c, n in (votes or Counter([card])).items() if c is not None})
-        tr.plays[seat] = _Play(card=card, t=t, votes=known)
+        tr.plays[seat] = _Play(card=card, t=t, votes=known, from_row=from_row)
         if self.seats is None and len(tr.plays) >= self.game.n_players and k == 1:
             self.seats = tuple(sorted(tr.plays))
         self._emit(("laid", k, seat), CardLaid(t=t, deal=self.deal, seat=seat, card=card,
