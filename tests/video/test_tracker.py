@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from video_helpers import reading, script_readings
 
-from vision.cards import Card
+from vision.cards import Card, Suit
 from vision.contract import Contract
 from vision.errors import TrickvisionError
 from vision.record import Orientation
@@ -291,9 +291,9 @@ def _show(tracker, t, *steps, rows=None, times=4):  # type: ignore[no-untyped-de
     return t
 
 
-def _lhombre_after_first_trick():  # type: ignore[no-untyped-def]
+def _lhombre_after_first_trick(contract=None):  # type: ignore[no-untyped-def]
     """A l'hombre tracker with trick 1 (E D5, N D4, S DK: S wins) laid and turned."""
-    tracker = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S)
+    tracker = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S, contract=contract)
     t = _show(tracker, 0.0, {E: "D5"}, {E: "D5", N: "D4"}, {E: "D5", N: "D4", S: "DK"})
     t = _show(tracker, t, {}, rows={N: ["lost"], E: ["lost"], S: ["won"]})
     assert tracker.row_len == {N: 1, E: 1, S: 1, Seat.W: 0}
@@ -363,11 +363,11 @@ def test_a_new_card_seen_after_the_last_one_is_gone_survives_a_slow_row():
     for _ in range(3):
         tracker.update(reading(rows={E: ["lost", "lost"], S: ["won", "lost"]}), t)
         t += 0.125
-    for _ in range(4):
-        tracker.update(reading(faceup={N: "C5"}, rows={E: ["lost", "lost"],
-                                                       S: ["won", "lost"]}), t)
-        t += 0.125
     events = []
+    for _ in range(4):
+        events += tracker.update(reading(faceup={N: "C5"}, rows={E: ["lost", "lost"],
+                                                                 S: ["won", "lost"]}), t)
+        t += 0.125
     for _ in range(4):  # his row shows trick 2 turned at last; C5 is out of view
         events += tracker.update(reading(rows={N: ["lost", "won"], E: ["lost", "lost"],
                                                S: ["won", "lost"]}), t)
@@ -472,3 +472,57 @@ def test_a_row_only_play_is_kept_when_the_trick_is_gathered():
     t = _show(tracker, t, {}, {N: "C5"}, rows=turned)
     assert tracker.row_len[N] == 2
     assert tracker.tricks[3].plays[N].card == Card.from_str("C5")
+
+
+def test_a_new_card_is_laid_when_the_last_trick_was_gathered_out_of_view_of_his_row():
+    """S's row is never found (hidden, or missed by the detector). Once E and N have turned
+    trick 1 and S's DK has been out of sight a while, the SQ he lays is his play to trick 2,
+    not a card to wait on until his row shows the last one."""
+    tracker = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S)
+    t = _show(tracker, 0.0, {E: "D5"}, {E: "D5", N: "D4"}, {E: "D5", N: "D4", S: "DK"})
+    t = _show(tracker, t, {}, rows={N: ["lost"], E: ["lost"]}, times=12)
+    events = []
+    for _ in range(6):
+        events += tracker.update(reading(faceup={S: "SQ"}, rows={N: ["lost"], E: ["lost"]}), t)
+        t += 0.125
+    laid = [(e.trick, e.card) for e in events if isinstance(e, CardLaid) and e.seat == S]
+    assert laid == [(2, Card.from_str("SQ"))]
+    assert tracker.row_len[S] == 0
+
+
+def _trick_two_left_out_of_s_row(s_row):  # type: ignore[no-untyped-def]
+    """Trick 2 (S3 E S7 N SK) gathered with S's row as ``s_row`` shows it, then trick 3
+    (N C5, S C7, E CJ) played; returns the events from trick 2 on. Hearts are trump, so
+    the rules settle each trick without the rows."""
+    tracker, t = _lhombre_after_first_trick(Contract(trump=Suit.HEARTS, declarer=S))
+    events = []
+    for faces in ({S: "S3"}, {S: "S3", E: "S7"}, {S: "S3", E: "S7", N: "SK"}, {}):
+        rows = {N: ["lost", "won"], E: ["lost", "lost"]} if not faces else \
+            {N: ["lost"], E: ["lost"]}
+        if s_row is not None:
+            rows[S] = s_row
+        for _ in range(12):
+            events += tracker.update(reading(faceup=faces, rows=rows), t)
+            t += 0.125
+    rows = {N: ["lost", "won"], E: ["lost", "lost"]}
+    if s_row is not None:
+        rows[S] = s_row
+    for faces, n in (({N: "C5"}, 16), ({N: "C5", S: "C7"}, 16), ({N: "C5", S: "C7", E: "CJ"}, 32)):
+        for _ in range(n):
+            events += tracker.update(reading(faceup=faces, rows=rows), t)
+            t += 0.125
+    assert tracker.tricks[3].completed
+    return events
+
+
+def test_a_row_seen_short_after_the_next_trick_raises_row_length():
+    events = _trick_two_left_out_of_s_row(["won"])
+    alerts = [(e.alert, e.seat, e.trick) for e in events if isinstance(e, Alert)]
+    assert alerts == [("row_length", S, 2)]
+
+
+def test_a_row_never_seen_raises_no_row_length_alert():
+    """S's row is hidden the whole time (his arm, or the detector misses it): not seeing his
+    card in it proves nothing."""
+    events = _trick_two_left_out_of_s_row(None)
+    assert not [e for e in events if isinstance(e, Alert)]

@@ -189,6 +189,7 @@ class TableTracker:
         self.row_len: dict[Seat, int] = {s: 0 for s in SEATS}
         self._row_ev: dict[tuple[Seat, int], _Evidence] = {}
         self._face_ev: dict[Seat, _Evidence] = {}
+        self._row_read: dict[Seat, tuple[float, int]] = {}  # last fresh reading: (t, length)
         self._emitted: set[tuple] = set()
         self._empty_since: float | None = None
         self._finished = False
@@ -248,6 +249,8 @@ class TableTracker:
         if self._check_new_deal(faceup, rows, t, out):
             return out
         for seat, (length, orients) in rows.items():
+            if fresh:
+                self._row_read[seat] = (t, length)
             self._see_row(seat, length, orients, t, out, faceup.get(seat, _UNSET))
         for seat in SEATS:
             if seat in faceup:
@@ -481,7 +484,7 @@ class TableTracker:
             ev.see(t, card)
         else:
             ev.see(t, fresh=False)
-        if played > self.row_len[seat]:
+        if played > self.row_len[seat] and not self._gathered(seat, played, t):
             return  # a new card while the old one is not yet turned: wait for the row
         if not self._persistent(ev) or not ev.decided():
             return
@@ -495,6 +498,18 @@ class TableTracker:
             return
         k = max(played, self.row_len[seat]) + 1
         self._lay(seat, k, card, ev.first_t, out, votes=ev.votes)
+
+    def _gathered(self, seat: Seat, k: int, t: float) -> bool:
+        """True when ``seat``'s card of trick ``k``, not yet seen in his row, must have been
+        gathered all the same (his row is hidden or not found): it has been out of sight for a
+        while, and every other player has turned his card of that trick or one of them has
+        already laid a card to the next trick."""
+        if self.seats is None or t - self.tricks[k].plays[seat].last_seen <= _SAME_CARD_GAP_S:
+            return False
+        others = [s for s in self.seats if s != seat]
+        nxt = self.tricks.get(k + 1)
+        return all(self.row_len[s] >= k for s in others) or \
+            (nxt is not None and any(s in nxt.plays for s in others))
 
     def _row_card_was_a_ghost(self, seat: Seat, t: float) -> bool:
         """True when ``seat``'s last play stands only on his last row card (never seen face
@@ -563,7 +578,7 @@ class TableTracker:
             if not tr.completed:
                 break
             k += 1
-        self._check_unturned(out)
+        self._check_unturned(t, out)
         hand = self.game.hand_size
         last = self.tricks.get(hand)
         if last is not None and last.turned_done and not self._finished:
@@ -730,17 +745,20 @@ class TableTracker:
                         f"the rows disagree at trick {tr.number}: won by "
                         f"{' '.join(s.name for s in sorted(won)) or 'nobody'}")
 
-    def _check_unturned(self, out: list[Event]) -> None:
-        """A seat still without its card of trick k when trick k+1 is complete."""
+    def _check_unturned(self, t: float, out: list[Event]) -> None:
+        """A seat still without its card of trick k in his row, seen short a while after
+        trick k+1 was complete (a row not found at all proves nothing: it may be hidden)."""
         if self.seats is None:
             return
         for k, tr in self.tricks.items():
             nxt = self.tricks.get(k + 1)
-            if not (tr.completed and nxt is not None and nxt.completed):
+            if not (tr.completed and nxt is not None and nxt.completed) or \
+                    t - max(p.t for p in nxt.plays.values()) < self.unread_wait_s:
                 continue
             for s in self.seats:
-                if self.row_len[s] < k:
-                    t = max(p.t for p in nxt.plays.values())
+                seen_t, seen_len = self._row_read.get(s, (-math.inf, 0))
+                if self.row_len[s] < k and seen_len < k and t - seen_t <= _SAME_CARD_GAP_S \
+                        and (s, k) not in self._row_ev:
                     self._alert("row_length", s, k, t, out,
                                 f"{s} has not turned his card of trick {k} into his row "
                                 f"({self.row_len[s]} cards) although trick {k + 1} is played")
