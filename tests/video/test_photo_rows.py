@@ -117,3 +117,23 @@ def test_shipped_identity_model_reads_the_sample_play():
     assert all(done[t["number"]].winner.name == t["winner"] for t in truth["tricks"])
     assert score.tricks_right >= 8, score.summary()
     assert score.alerts_missed == [] and score.alerts_extra == [], score.summary()
+
+
+MODELS = Path(__file__).resolve().parents[2] / "models"
+
+
+@pytest.mark.skipif(not (MODELS / "detector_video.onnx").exists(), reason="no video detector")
+def test_the_camera_uses_its_own_detector_and_photos_keep_theirs() -> None:
+    adapter = PhotoAnalyzerAdapter("lhombre")
+    assert adapter.inner.detector.path.name == "detector_video.onnx"
+    assert PhotoAnalyzer(game="lhombre").detector.path.name == "detector.onnx"
+
+
+@pytest.mark.skipif(not (MODELS / "detector.onnx").exists(), reason="no shipped detector")
+def test_without_a_video_detector_the_camera_falls_back_to_the_photo_one(tmp_path, monkeypatch
+                                                                          ) -> None:  # type: ignore[no-untyped-def]
+    for name in ("detector.onnx", "detector.sha256"):
+        (tmp_path / name).symlink_to(MODELS / name)
+    monkeypatch.setenv("TRICKVISION_MODELS", str(tmp_path))
+    adapter = PhotoAnalyzerAdapter("lhombre", identity_reader=False)
+    assert adapter.inner.detector.path.name == "detector.onnx"

@@ -36,8 +36,6 @@ def test_video_on_the_sample_with_reference_analyser(tmp_path, capsys):  # type:
 
 @pytest.mark.slow
 @pytest.mark.skipif(not (MODELS / "detector.onnx").exists(), reason="no shipped detector")
-@pytest.mark.xfail(strict=False, reason="the shipped models find 8 of 9 tricks and read only 1 "
-                   "of 9 right (faces unread, a row one card short)")
 def test_video_on_the_sample_with_the_shipped_models(tmp_path, capsys):  # type: ignore[no-untyped-def]
     """Done-when of the video issue: the real models reproduce the sample's play."""
     rc = main(["video", str(VIDEO), "--truth", str(TRUTH), "--out", str(tmp_path),

@@ -24,6 +24,7 @@ import numpy as np
 
 from vision.cards import BRIDGE_DECK, Card
 from vision.errors import TrickvisionError
+from vision.models import model_exists, model_path
 from vision.record import Observation, Orientation, RowEntry
 from vision.seats import Seat
 from vision.table.centre import FixedTableCentre
@@ -43,6 +44,10 @@ class FrameAnalyzer(Protocol):
     def analyse(self, image: np.ndarray, t: float, pos: float | None) -> TableReading: ...
 
 
+#: The fixed camera's detector (``models/detector_video.onnx``); the photo detector otherwise.
+VIDEO_DETECTOR = "detector_video"
+
+
 class PhotoAnalyzerAdapter:
     """The shipped photo pipeline (``vision.pipeline.PhotoAnalyzer``) as a frame analyser."""
 
@@ -53,10 +58,13 @@ class PhotoAnalyzerAdapter:
 
         # The camera's frames are small (cards of 50-75 px): a second, partial box on a card's
         # uncovered end, one straddling two row cards, or one over bare cloth is common there
-        # and would grow a row by a card (the first two filters cost totals on photos, the
-        # cloth check is not measured there; all three stay off for photos).
+        # and would grow a row by a card (the three filters cost or do not help photos, where
+        # they stay off). The fixed camera has its own detector, fine-tuned on video frames
+        # (hands, half-turned cards, long tight rows), where it is installed.
         if options.get("detector") is None:
-            options["detector"] = CardDetector(fragment_ratio=0.6, ghost_check=True)
+            video_model = model_path(VIDEO_DETECTOR) if model_exists(VIDEO_DETECTOR) else None
+            options["detector"] = CardDetector(video_model, fragment_ratio=0.6,
+                                               ghost_check=True)
         if options.get("row_settings") is None:
             options["row_settings"] = RowSettings(phantom_certainty=0.3)
         self.inner = PhotoAnalyzer(game=game, **options)
