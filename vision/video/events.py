@@ -48,7 +48,11 @@ def _seat_cards(pairs: tuple[tuple[Seat, Card | None], ...]) -> list[list[str | 
 
 @dataclass(frozen=True)
 class CardLaid(Event):
-    """A card was laid face up in front of ``seat`` as its play to trick ``trick``."""
+    """A card was laid face up in front of ``seat`` as its play to trick ``trick``.
+
+    A play first known only from the player's row (``card`` None) is announced again, with
+    its identity, when his face-up card shows that row card was a ghost; the later event wins.
+    """
 
     seat: Seat = Seat.N
     card: Card | None = None

@@ -17,6 +17,12 @@ Two kinds of evidence carry the play:
   Rows cannot run ahead of the play: nobody turns his card before every card of that trick
   is down, and a row card seen once and then not again as often is forgotten.
 
+Nobody leads to the next trick before the last one is gathered: a card laid while another
+player's card of the same trick still lies face up belongs to that trick (a row card that stood
+for his play there was a ghost), and a player's new card, once the others have turned the last
+trick and his own last card is out of sight, is his next play even if his row never showed the
+last one (a hidden row must not stall his plays).
+
 The order of the cards within a trick is the order in which they appeared; it is checked
 against the leader the rules give (first leader from dealer/contract, then the previous
 trick's winner). The winner comes from the rules when the cards and the trump are known,
