@@ -428,18 +428,25 @@ def test_a_next_card_laid_before_the_row_shows_the_last_one_is_no_vote_for_it():
     assert tracker.tricks[1].plays[S].votes.get(Card.from_str("SQ"), 0) == 0
 
 
+def _n_row_card_for_trick_two():  # type: ignore[no-untyped-def]
+    """S3 and E's S7 laid to trick 2, N's row showing a second card for 3.5 s while his own
+    card was never seen: by then the row card stands for his play (card unknown)."""
+    tracker, t = _lhombre_after_first_trick()
+    t = _show(tracker, t, {S: "S3"}, {S: "S3", E: "S7"})
+    rows = {N: ["lost", "won"], E: ["lost"], S: ["won"]}
+    t0 = t
+    while t < t0 + 3.5:
+        tracker.update(reading(faceup={S: "S3", E: "S7"}, rows=rows), t)
+        t += 0.125
+    return tracker, t, rows
+
+
 def test_a_card_laid_while_the_trick_lies_face_up_replaces_a_ghost_row_card():
     """N's row showed a second card for seconds (a box counted twice) and stood for his play
     to trick 2; when he then lays SK face up beside S's and E's trick-2 cards, still face up,
     the SK is his card of trick 2 - nobody leads to trick 3 before trick 2 is gathered - and
     his row card is taken back."""
-    tracker, t = _lhombre_after_first_trick()
-    t = _show(tracker, t, {S: "S3"}, {S: "S3", E: "S7"})
-    ghost = {N: ["lost", "won"], E: ["lost"], S: ["won"]}
-    t0 = t
-    while t < t0 + 3.5:
-        tracker.update(reading(faceup={S: "S3", E: "S7"}, rows=ghost), t)
-        t += 0.125
+    tracker, t, ghost = _n_row_card_for_trick_two()
     assert tracker.row_len[N] == 2 and tracker.tricks[2].plays[N].card is None
     events = []
     for _ in range(6):
@@ -460,13 +467,7 @@ def test_a_card_laid_while_the_trick_lies_face_up_replaces_a_ghost_row_card():
 def test_a_row_only_play_is_kept_when_the_trick_is_gathered():
     """The same row card while the others have turned their cards (nothing of trick 2 face
     up any more) was his real play, never seen: his next face-up card goes to trick 3."""
-    tracker, t = _lhombre_after_first_trick()
-    t = _show(tracker, t, {S: "S3"}, {S: "S3", E: "S7"})
-    rows = {N: ["lost", "won"], E: ["lost"], S: ["won"]}
-    t0 = t
-    while t < t0 + 3.5:
-        tracker.update(reading(faceup={S: "S3", E: "S7"}, rows=rows), t)
-        t += 0.125
+    tracker, t, _ = _n_row_card_for_trick_two()
     turned = {N: ["lost", "won"], E: ["lost", "lost"], S: ["won", "lost"]}
     t = _show(tracker, t, {}, rows=turned)
     t = _show(tracker, t, {}, {N: "C5"}, rows=turned)
