@@ -513,11 +513,11 @@ def _trick_two_left_out_of_s_row(s_row):  # type: ignore[no-untyped-def]
             events += tracker.update(reading(faceup=faces, rows=rows), t)
             t += 0.125
     assert tracker.tricks[3].completed
-    return events
+    return tracker, t, events
 
 
 def test_a_row_seen_short_after_the_next_trick_raises_row_length():
-    events = _trick_two_left_out_of_s_row(["won"])
+    _, _, events = _trick_two_left_out_of_s_row(["won"])
     alerts = [(e.alert, e.seat, e.trick) for e in events if isinstance(e, Alert)]
     assert alerts == [("row_length", S, 2)]
 
@@ -525,5 +525,20 @@ def test_a_row_seen_short_after_the_next_trick_raises_row_length():
 def test_a_row_never_seen_raises_no_row_length_alert():
     """S's row is hidden the whole time (his arm, or the detector misses it): not seeing his
     card in it proves nothing."""
-    events = _trick_two_left_out_of_s_row(None)
+    _, _, events = _trick_two_left_out_of_s_row(None)
     assert not [e for e in events if isinstance(e, Alert)]
+
+
+
+def test_a_row_left_one_card_short_is_alerted_once():
+    """S's row stays one card short after trick 3 and 4 as well: one card left out, one
+    alert - not a new one for every trick."""
+    tracker, t, events = _trick_two_left_out_of_s_row(["won"])
+    rows = {N: ["lost", "won", "lost"], E: ["lost", "lost", "won"], S: ["won", "lost"]}
+    for faces in ({}, {E: "S4"}, {E: "S4", N: "S5"}, {E: "S4", N: "S5", S: "S6"}):
+        for _ in range(32):
+            events += tracker.update(reading(faceup=faces, rows=rows), t)
+            t += 0.125
+    assert tracker.tricks[4].completed
+    alerts = [(e.alert, e.seat, e.trick) for e in events if isinstance(e, Alert)]
+    assert alerts == [("row_length", S, 2)]

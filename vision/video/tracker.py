@@ -196,6 +196,7 @@ class TableTracker:
         self._row_ev: dict[tuple[Seat, int], _Evidence] = {}
         self._face_ev: dict[Seat, _Evidence] = {}
         self._row_read: dict[Seat, tuple[float, int]] = {}  # last fresh reading: (t, length)
+        self._short_alerted: dict[Seat, int] = {}  # cards missing from a row, already alerted
         self._emitted: set[tuple] = set()
         self._empty_since: float | None = None
         self._finished = False
@@ -753,7 +754,8 @@ class TableTracker:
 
     def _check_unturned(self, t: float, out: list[Event]) -> None:
         """A seat still without its card of trick k in his row, seen short a while after
-        trick k+1 was complete (a row not found at all proves nothing: it may be hidden)."""
+        trick k+1 was complete (a row not found at all proves nothing: it may be hidden);
+        once per card missing, not again for every later trick his row stays short."""
         if self.seats is None:
             return
         for k, tr in self.tricks.items():
@@ -763,8 +765,11 @@ class TableTracker:
                 continue
             for s in self.seats:
                 seen_t, seen_len = self._row_read.get(s, (-math.inf, 0))
-                if self.row_len[s] < k and seen_len < k and t - seen_t <= _SAME_CARD_GAP_S \
-                        and (s, k) not in self._row_ev:
+                missing = k - self.row_len[s]
+                if missing > self._short_alerted.get(s, 0) and seen_len < k and \
+                        t - seen_t <= _SAME_CARD_GAP_S and (s, k) not in self._row_ev:
+                    # one card left out is one alert: his row stays short from then on
+                    self._short_alerted[s] = missing
                     self._alert("row_length", s, k, t, out,
                                 f"{s} has not turned his card of trick {k} into his row "
                                 f"({self.row_len[s]} cards) although trick {k + 1} is played")
