@@ -30,6 +30,7 @@ import sys
 import time
 from multiprocessing import Pool
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -118,24 +119,38 @@ def _scene_samples(scene, detector, rng) -> tuple[list[np.ndarray], list[int], l
     return boxes, labels, targets
 
 
-def _chunk(args: tuple[str, int, int]) -> tuple[str, int]:
+def _video_frame(seed: int, rng: np.random.Generator) -> SimpleNamespace:
+    """One frame at a random moment of the animated deal ``seed`` (image and card truth)."""
+    from vision.synth.video import FRAME_SIZES, make_script
+
+    size = FRAME_SIZES[int(rng.integers(len(FRAME_SIZES)))]
+    script = make_script(GAMES[seed % 3], seed, fps=8.0, image_size=size,
+                         wrong_orientation=int(rng.integers(0, 2)))
+    frame = next(script.frames(start=int(rng.integers(script.n_frames)), stop=None))
+    return SimpleNamespace(image=frame.image, truth={"cards": frame.cards})
+
+
+def _chunk(args: tuple[str, int, int, str]) -> tuple[str, int]:
     from vision.detect.axis import axis_crops
     from vision.detect.onnx_detector import CardDetector
     from vision.synth.scene import render_game_scene
 
-    out_file, first_seed, n = args
-    detector = CardDetector(conf=0.2, threads=1, axis=False)
+    out_file, first_seed, n, video_model = args
+    detector = CardDetector(video_model or None, conf=0.2, threads=1, axis=False)
     rng = np.random.default_rng(first_seed)
     crops, labels, targets = [], [], []
     for i in range(n):
         seed = first_seed + i
-        scene = render_game_scene(
-            GAMES[seed % 3],
-            STAGES[(seed // 3) % 4],
-            seed,
-            hard=bool(rng.random() < 0.35),
-            image_size=SIZES[int(rng.integers(len(SIZES)))],
-        )
+        if video_model:
+            scene = _video_frame(seed, rng)
+        else:
+            scene = render_game_scene(
+                GAMES[seed % 3],
+                STAGES[(seed // 3) % 4],
+                seed,
+                hard=bool(rng.random() < 0.35),
+                image_size=SIZES[int(rng.integers(len(SIZES)))],
+            )
         boxes, lab, tgt = _scene_samples(scene, detector, rng)
         if boxes:
             crops.append(axis_crops(scene.image, np.array(boxes)))
@@ -147,7 +162,8 @@ def _chunk(args: tuple[str, int, int]) -> tuple[str, int]:
     return out_file, len(labels)
 
 
-def generate(data: Path, n_train: int, n_val: int, procs: int, seed_offset: int = 0) -> None:
+def generate(data: Path, n_train: int, n_val: int, procs: int, seed_offset: int = 0,
+             video_model: str = "") -> None:
     for split, n, base in (("train", n_train, TRAIN_SEED), ("val", n_val, VAL_SEED)):
         base += seed_offset if split == "train" else 0
         out = data / split
@@ -158,7 +174,7 @@ def generate(data: Path, n_train: int, n_val: int, procs: int, seed_offset: int 
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
         tasks = [
-            (str(tmp / f"{base + k:d}.npz"), base + k, min(CHUNK, n - k))
+            (str(tmp / f"{base + k:d}.npz"), base + k, min(CHUNK, n - k), video_model)
             for k in range(0, n, CHUNK)
         ]
         t0 = time.time()
@@ -365,13 +381,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--init", default="", help="our own earlier best.pt to continue from")
     parser.add_argument("--force", action="store_true")
     parser.add_argument("--only-data", action="store_true")
+    parser.add_argument("--video-detector", default="",
+                        help="crop frames of animated deals, cut by this detector ONNX (the "
+                             "fixed camera's second look) instead of photos")
     args = parser.parse_args(argv)
 
     data, run = Path(args.data), Path(args.runs)
     if args.force:
         shutil.rmtree(data, ignore_errors=True)
         shutil.rmtree(run, ignore_errors=True)
-    generate(data, args.scenes, args.val_scenes, args.procs, args.seed_offset)
+    generate(data, args.scenes, args.val_scenes, args.procs, args.seed_offset,
+             args.video_detector)
     if args.only_data:
         return 0
     weights = run / "best.pt"
