@@ -15,6 +15,9 @@ Steps (each skipped when its output exists, unless --force):
    or ``no_card`` beyond 0.6). The true rectangles are added jittered and turned by a random
    multiple of 90 degrees, and random boxes on the cloth as ``no_card``. Written as ``.npz``.
    Each card crop also carries where the true card lies (centre offset and side lengths).
+   ``--video-detector MODEL`` takes one frame of an animated deal per seed instead, cut by
+   that detector (the fixed camera's second look; tried, not shipped - see
+   ``models/detector_video.md``).
 2. train a small CNN (0.1 M parameters at ``--width 1``, 0.2 M at 1.25; a class head and a
    box head) from scratch in torch, 2 threads.
 3. export ONNX (opset 17), copy to ``models/card_axis.onnx`` and write its sha256.
