@@ -64,6 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--n", type=int, default=6, help="held-out videos (seeds 6001, 6002, ...)")
     p.add_argument("--data", default="/work/data/video-held", help="cache of rendered videos")
     p.add_argument("--out", default=None, help="write the figures as JSON here")
+    p.add_argument("--first-seed", type=int, default=FIRST_SEED,
+                   help=f"first video seed (default {FIRST_SEED}, the held-out set; use "
+                        "another range, e.g. 7001, to tune settings without touching it)")
     args = p.parse_args(argv)
     data = Path(args.data)
     data.mkdir(parents=True, exist_ok=True)
@@ -72,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
                                                      "alerts_found": 0, "alerts_extra": 0,
                                                      "videos": []}
     with tempfile.TemporaryDirectory() as tmp:
-        for seed in range(FIRST_SEED, FIRST_SEED + args.n):
+        for seed in range(args.first_seed, args.first_seed + args.n):
             video = render(data, seed)
             summary = analyse(video, Path(tmp) / video.stem)
             score = summary["score"]
