@@ -124,11 +124,9 @@ def _scene_samples(scene, detector, rng) -> tuple[list[np.ndarray], list[int], l
 
 def _video_frame(seed: int, rng: np.random.Generator) -> SimpleNamespace:
     """One frame at a random moment of the animated deal ``seed`` (image and card truth)."""
-    from vision.synth.video import FRAME_SIZES, make_script
+    from vision.synth.video import training_script
 
-    size = FRAME_SIZES[int(rng.integers(len(FRAME_SIZES)))]
-    script = make_script(GAMES[seed % 3], seed, fps=8.0, image_size=size,
-                         wrong_orientation=int(rng.integers(0, 2)))
+    script = training_script(seed, rng, GAMES)
     frame = next(script.frames(start=int(rng.integers(script.n_frames)), stop=None))
     return SimpleNamespace(image=frame.image, truth={"cards": frame.cards})
 

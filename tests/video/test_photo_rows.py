@@ -119,9 +119,6 @@ def test_shipped_identity_model_reads_the_sample_play():
     assert score.alerts_missed == [] and score.alerts_extra == [], score.summary()
 
 
-MODELS = Path(__file__).resolve().parents[2] / "models"
-
-
 @pytest.mark.skipif(not (MODELS / "detector_video.onnx").exists(), reason="no video detector")
 def test_the_camera_uses_its_own_detector_and_photos_keep_theirs() -> None:
     adapter = PhotoAnalyzerAdapter("lhombre")
@@ -130,8 +127,8 @@ def test_the_camera_uses_its_own_detector_and_photos_keep_theirs() -> None:
 
 
 @pytest.mark.skipif(not (MODELS / "detector.onnx").exists(), reason="no shipped detector")
-def test_without_a_video_detector_the_camera_falls_back_to_the_photo_one(tmp_path, monkeypatch
-                                                                          ) -> None:  # type: ignore[no-untyped-def]
+def test_without_a_video_detector_the_camera_falls_back_to_the_photo_one(  # type: ignore[no-untyped-def]
+        tmp_path, monkeypatch) -> None:
     for name in ("detector.onnx", "detector.sha256"):
         (tmp_path / name).symlink_to(MODELS / name)
     monkeypatch.setenv("TRICKVISION_MODELS", str(tmp_path))

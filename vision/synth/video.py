@@ -440,6 +440,16 @@ FRAME_SIZES: tuple[tuple[int, int], ...] = ((960, 540), (1280, 720), (640, 360))
 FRAME_SIZE_WEIGHTS: tuple[float, ...] = (0.6, 0.25, 0.15)
 
 
+def training_script(seed: int, rng: np.random.Generator, games: Sequence[str]) -> VideoScript:
+    """An animated deal to draw training frames from: any of ``games``, a frame size from
+    :data:`FRAME_SIZES`, now and then a revoke or a card turned the wrong way."""
+    game = games[int(rng.integers(len(games)))]
+    size = FRAME_SIZES[int(rng.choice(len(FRAME_SIZES), p=FRAME_SIZE_WEIGHTS))]
+    return make_script(game, seed, fps=8.0, image_size=size,
+                       wrong_orientation=int(rng.integers(0, 2)),
+                       revoke=bool(rng.random() < 0.5))
+
+
 def export_video_obb_dataset(out_dir: str | os.PathLike[str], n_videos: int,
                              frames_per_video: int, n_val_videos: int, seed: int, *,
                              games: Sequence[str] | None = None, min_visible: float = 0.1,
@@ -476,11 +486,8 @@ def export_video_obb_dataset(out_dir: str | os.PathLike[str], n_videos: int,
         for v in range(n):
             s = scene_seed(seed, v, split)
             rng = np.random.default_rng([s, 0xF4A])
-            game = games[int(rng.integers(len(games)))]
-            size = FRAME_SIZES[int(rng.choice(len(FRAME_SIZES), p=FRAME_SIZE_WEIGHTS))]
-            script = make_script(game, s, fps=8.0, image_size=size,
-                                 wrong_orientation=int(rng.integers(0, 2)),
-                                 revoke=bool(rng.random() < 0.5))
+            script = training_script(s, rng, games)
+            size = script.style.image_size
             picks = rng.choice(script.n_frames, size=min(frames_per_video, script.n_frames),
                                replace=False)
             for i in sorted(int(x) for x in picks):
@@ -537,7 +544,7 @@ def read_frame_truth(path: str | os.PathLike[str]) -> dict[int, list[dict[str, A
 
 __all__ = ["FRAME_SIZES", "Timing", "VideoFrame", "VideoScript", "compact_cards",
            "expand_cards", "export_video_obb_dataset", "make_script", "read_frame_truth",
-           "video_style", "write_video"]
+           "training_script", "video_style", "write_video"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
