@@ -126,6 +126,11 @@ class Card:
     def __hash__(self) -> int:
         return self._hash  # type: ignore[attr-defined, no-any-return]
 
+    def __reduce__(self) -> tuple[type[Card], tuple[Suit, Rank]]:
+        # Pickle suit and rank only: the cached hash is of a string, which another process
+        # (a worker, a later run reading a pickle) hashes differently.
+        return (Card, (self.suit, self.rank))
+
     @classmethod
     def from_str(cls, text: str) -> Card:
         """Parse ``'SA'``, ``'HT'``, ``'H10'``, ``'c2'``."""

@@ -208,3 +208,21 @@ def test_lhombre_counter_clockwise_and_forhand_right_of_dealer() -> None:
     assert h.first_leader(dealer=N, contract=None, seats=seats) == S
     assert h.first_leader(dealer=E, contract=None, seats=(N, E, W)) == N
     assert h.winners(S, seats) == {S}
+
+
+def test_pickled_cards_are_found_in_decks_of_another_process() -> None:
+    """Cards cache a hash of a string; another process (a worker, a later run) hashes strings
+    differently, so a pickled card must not carry its old hash."""
+    import os
+    import pickle
+    import subprocess
+    import sys
+
+    data = pickle.dumps([Card.from_str(c) for c in ("D5", "SA", "HT")])
+    code = ("import pickle, sys; from vision.cards import BRIDGE_DECK; "
+            "cards = pickle.loads(sys.stdin.buffer.read()); "
+            "print(all(c in set(BRIDGE_DECK) for c in cards))")
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    out = subprocess.run([sys.executable, "-c", code], input=data, capture_output=True,
+                         env=env, check=True)
+    assert out.stdout.strip() == b"True"
