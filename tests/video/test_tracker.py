@@ -542,3 +542,33 @@ def test_a_row_left_one_card_short_is_alerted_once():
     assert tracker.tricks[4].completed
     alerts = [(e.alert, e.seat, e.trick) for e in events if isinstance(e, Alert)]
     assert alerts == [("row_length", S, 2)]
+
+
+def _trick_two_with_an_unsure_face(unsure):  # type: ignore[no-untyped-def]
+    """Trick 2 of l'hombre (S leads S3, E SA, N's face never read for sure, ``unsure``: the
+    reader's candidates for it in every reading); the tricks it completes."""
+    tracker, t = _lhombre_after_first_trick(Contract(trump=Suit.SPADES, declarer=E))
+    out = []
+    for faces, n in (({S: "S3"}, 5), ({S: "S3", E: "SA"}, 5), ({S: "S3", E: "SA", N: None}, 30)):
+        for _ in range(n):
+            out += tracker.update(reading(faceup=faces, rows={N: ["lost"], E: ["lost"],
+                                                               S: ["won"]},
+                                          unsure={N: unsure}), t)
+            t += 0.125
+    return [e for e in out if isinstance(e, TrickComplete)]
+
+
+def test_a_face_never_read_for_sure_is_named_by_its_readings_candidates():
+    """Each reading hesitates, all lean the same way: the card they agree on is N's play."""
+    done = _trick_two_with_an_unsure_face([("S5", 0.7), ("S6", 0.2)])
+    assert len(done) == 1 and dict(done[0].cards)[N] == Card.from_str("S5")
+    assert done[0].winner == E and done[0].winner_source == "rules"
+
+
+def test_split_or_taken_candidates_name_no_card():
+    """Candidates split between two cards, or pointing at a card already played (one deck),
+    leave the face unread."""
+    done = _trick_two_with_an_unsure_face([("S5", 0.5), ("S6", 0.45)])
+    assert not done or dict(done[0].cards)[N] is None
+    done = _trick_two_with_an_unsure_face([("D5", 0.8)])  # E played D5 to trick 1
+    assert not done or dict(done[0].cards)[N] is None

@@ -15,14 +15,18 @@ _QUAD = np.zeros((4, 2), np.float32)
 
 
 def reading(faceup: dict[Seat, str | None] | None = None,
-            rows: dict[Seat, list[str]] | None = None) -> TableReading:
+            rows: dict[Seat, list[str]] | None = None,
+            unsure: dict[Seat, list[tuple[str, float]]] | None = None) -> TableReading:
     """``faceup``: seat -> card ('SA', or None for an unreadable face); ``rows``: seat ->
-    orientations ('won'/'lost') in trick order."""
+    orientations ('won'/'lost') in trick order; ``unsure``: seat -> the candidates the reader
+    gives a face it left unread (that seat's ``faceup`` entry is None)."""
     r = TableReading()
     for seat, card in (faceup or {}).items():
         sc = SeenCard(quad=_QUAD, face_up=True, confidence=1.0, seat=seat,
                       card=Card.from_str(card) if card else None,
-                      card_confidence=1.0 if card else 0.0)
+                      card_confidence=1.0 if card else 0.0,
+                      card_candidates=tuple((Card.from_str(c), p)
+                                            for c, p in (unsure or {}).get(seat, ())))
         r.cards.append(sc)
         r.current_trick[seat] = sc
     for seat, orients in (rows or {}).items():

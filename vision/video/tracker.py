@@ -47,7 +47,7 @@ from vision.errors import TrickvisionError
 from vision.games import Game, find_game
 from vision.record import Orientation
 from vision.seats import SEATS, Seat
-from vision.table.reading import TableReading
+from vision.table.reading import SeenCard, TableReading
 from vision.video.events import (
     Alert,
     CardLaid,
@@ -59,6 +59,39 @@ from vision.video.events import (
 
 _UNSET = object()
 _SAME_CARD_GAP_S = 1.0  # a face read again within this time of the last sighting: same card
+#: A face never read for sure is named from the reader's hesitations (its candidates, summed
+#: over fresh readings) only when this many readings offered candidates ...
+_SOFT_MIN_READINGS = 2
+#: ... the best card's mean probability over them is at least this ...
+_SOFT_MIN_MEAN_P = 0.5
+#: ... and it outweighs the runner-up by this factor.
+_SOFT_MARGIN = 2.0
+
+
+@dataclass
+class _SoftVotes:
+    """The reader's candidates for a face it could not name, summed over fresh readings."""
+
+    p: dict[Card, float] = field(default_factory=dict)
+    readings: int = 0
+
+    def add(self, candidates: Sequence[tuple[Card, float]]) -> None:
+        if candidates:
+            self.readings += 1
+            for card, prob in candidates:
+                self.p[card] = self.p.get(card, 0.0) + prob
+
+    def best(self, excluded: set[Card]) -> Card | None:
+        """The card the readings point to, or None when they are too few or too split."""
+        if self.readings < _SOFT_MIN_READINGS:
+            return None
+        ranked = sorted(((p, c) for c, p in self.p.items() if c not in excluded),
+                        key=lambda pc: pc[0], reverse=True)
+        if not ranked or ranked[0][0] < _SOFT_MIN_MEAN_P * self.readings:
+            return None
+        if len(ranked) > 1 and ranked[0][0] < _SOFT_MARGIN * ranked[1][0]:
+            return None
+        return ranked[0][1]
 
 
 @dataclass
@@ -70,6 +103,7 @@ class _Evidence:
     n: int = 1
     votes: Counter = field(default_factory=Counter)
     misses: int = 0  # fresh readings that should have shown it and did not
+    soft: _SoftVotes = field(default_factory=_SoftVotes)
 
     def see(self, t: float, vote: object = _UNSET, *, fresh: bool = True) -> None:
         """One more sighting at ``t``; only a fresh reading counts toward ``n`` (a frame the
@@ -103,6 +137,7 @@ class _Play:
     votes: Counter = field(default_factory=Counter)
     last_seen: float = -math.inf  # when it was last seen face up as itself
     from_row: bool = False  # known only from his row: never seen face up
+    soft: _SoftVotes = field(default_factory=_SoftVotes)
 
 
 def _majority(play: _Play) -> Card | None:
@@ -206,6 +241,8 @@ class TableTracker:
             self.trumps = list(self.game.trump_candidates())
         self.last_t = -math.inf
         self._fresh = True
+        #: candidates of the faces this reading could not name, per seat
+        self._soft_now: dict[Seat, tuple[tuple[Card, float], ...]] = {}
 
     def _trick(self, k: int) -> _TrickState:
         if k not in self.tricks:
@@ -275,6 +312,7 @@ class TableTracker:
                  ) -> tuple[dict[Seat, Card | None],
                             dict[Seat, tuple[int, dict[int, Orientation]]]]:
         faceup: dict[Seat, Card | None] = {}
+        self._soft_now = {}
         for seat, sc in reading.current_trick.items():
             if seat is None or not sc.face_up:
                 continue
@@ -285,6 +323,8 @@ class TableTracker:
             if card is not None and not self.game.in_deck(card):
                 card = None
             faceup[seat] = card
+            if card is None:
+                self._soft_now[seat] = self._deck_candidates(sc)
         rows: dict[Seat, tuple[int, dict[int, Orientation]]] = {}
         for seat, cards in reading.rows.items():
             if self.seats is not None and seat not in self.seats:
@@ -304,6 +344,8 @@ class TableTracker:
                         card = sc.card if (sc.card is not None and sc.card_confidence
                                            >= self.min_card_confidence) else None
                         faceup[seat] = card if card is None or self.game.in_deck(card) else None
+                        if faceup[seat] is None:
+                            self._soft_now[seat] = self._deck_candidates(sc)
                     continue
                 down += 1
                 pos = down if renumber or sc.row_position is None else sc.row_position
@@ -311,6 +353,10 @@ class TableTracker:
             length = max(orients, default=0)
             rows[seat] = (length, orients)
         return faceup, rows
+
+    def _deck_candidates(self, sc: SeenCard) -> tuple[tuple[Card, float], ...]:
+        """What the reader hesitated between for an unread face, within the game's deck."""
+        return tuple((c, p) for c, p in sc.card_candidates if self.game.in_deck(c))
 
     # ------------------------------------------------------------------ new deal
     def _check_new_deal(self, faceup: dict, rows: dict, t: float, out: list[Event]) -> bool:
@@ -428,7 +474,8 @@ class TableTracker:
             card = ev.best() if ev is not None else None
             t_play = ev.first_t if ev is not None else t_seen
             self._lay(seat, pos, card if isinstance(card, Card) else None, t_play, out,
-                      votes=ev.votes if ev is not None else None, from_row=ev is None)
+                      votes=ev.votes if ev is not None else None, from_row=ev is None,
+                      soft=ev.soft if ev is not None else None)
         else:
             ev = self._face_ev.get(seat)
             if ev is not None and ev.first_t < t_seen - 1e-6 and \
@@ -467,6 +514,8 @@ class TableTracker:
                 last.last_seen = max(last.last_seen, t)
             # another identity read where his card lay a moment ago is that card misread; one
             # read after it has been out of sight a while is his next card, not a vote
+            if card is None and self._fresh:
+                last.soft.add(self._soft_now.get(seat, ()))
             if card is not None and self._fresh and \
                     (same or t - last.last_seen <= _SAME_CARD_GAP_S):
                 last.votes[card] += 1
@@ -485,10 +534,14 @@ class TableTracker:
             return
         ev = self._face_ev.get(seat)
         if ev is None:
-            self._face_ev[seat] = _Evidence(first_t=t, last_t=t, votes=Counter([card]))
+            self._face_ev[seat] = ev = _Evidence(first_t=t, last_t=t, votes=Counter([card]))
+            if card is None and self._fresh:
+                ev.soft.add(self._soft_now.get(seat, ()))
             return
         if self._fresh:
             ev.see(t, card)
+            if card is None:
+                ev.soft.add(self._soft_now.get(seat, ()))
         else:
             ev.see(t, fresh=False)
         if played > self.row_len[seat] and not self._gathered(seat, played, t):
@@ -499,12 +552,12 @@ class TableTracker:
         if best is None and self.faces_read and t - ev.first_t < self.unread_wait_s:
             return  # a face not read yet (a hand over it): wait a little for its identity
         del self._face_ev[seat]
-        card = best if isinstance(best, Card) else None
+        card = best if isinstance(best, Card) else ev.soft.best(self._played_cards())
         if self._row_card_was_a_ghost(seat, t):
             self._replace_ghost_play(seat, card, ev, t, out)
             return
         k = max(played, self.row_len[seat]) + 1
-        self._lay(seat, k, card, ev.first_t, out, votes=ev.votes)
+        self._lay(seat, k, card, ev.first_t, out, votes=ev.votes, soft=ev.soft)
 
     def _gathered(self, seat: Seat, k: int, t: float) -> bool:
         """True when ``seat``'s card of trick ``k``, not yet seen in his row, must have been
@@ -537,7 +590,7 @@ class TableTracker:
         k = self.row_len[seat]
         tr = self.tricks[k]
         known = Counter({c: n for c, n in ev.votes.items() if c is not None})
-        tr.plays[seat] = _Play(card=card, t=ev.first_t, votes=known, last_seen=t)
+        tr.plays[seat] = _Play(card=card, t=ev.first_t, votes=known, last_seen=t, soft=ev.soft)
         tr.turned.pop(seat, None)
         self.row_len[seat] = k - 1
         self._emit(("laid", k, seat, "face"), CardLaid(t=ev.first_t, deal=self.deal, seat=seat,
@@ -546,14 +599,16 @@ class TableTracker:
             self._check_revokes(seat, t, out)
 
     def _lay(self, seat: Seat, k: int, card: Card | None, t: float, out: list[Event],
-             votes: Counter | None = None, from_row: bool = False) -> None:
+             votes: Counter | None = None, from_row: bool = False,
+             soft: _SoftVotes | None = None) -> None:
         if self.seats is not None and seat not in self.seats:
             return
         tr = self._trick(k)
         if seat in tr.plays:
             return
         known = Counter({c: n for c, n in (votes or Counter([card])).items() if c is not None})
-        tr.plays[seat] = _Play(card=card, t=t, votes=known, from_row=from_row)
+        tr.plays[seat] = _Play(card=card, t=t, votes=known, from_row=from_row,
+                               soft=soft if soft is not None else _SoftVotes())
         if self.seats is None and len(tr.plays) >= self.game.n_players and k == 1:
             self.seats = tuple(sorted(tr.plays))
         self._emit(("laid", k, seat), CardLaid(t=t, deal=self.deal, seat=seat, card=card,
@@ -612,8 +667,8 @@ class TableTracker:
     def _complete(self, tr: _TrickState, out: list[Event], force: bool = False) -> None:
         leader, order, agrees = self._play_order(tr)
         # the identity most often read while the card lay face up (it may have been
-        # misread at first, when it was laid)
-        cards = [_majority(tr.plays[s]) for s in order]
+        # misread at first, when it was laid); a face never read for sure, from its candidates
+        cards = [self._card_of(tr, s) for s in order]
         winner: Seat | None = None
         source = ""
         if all(c is not None for c in cards) and self.trump_known:
@@ -638,6 +693,25 @@ class TableTracker:
                 self._check_orientation(tr, seat, out)
         for seat in order:  # a face read only after it was laid may prove an earlier revoke
             self._check_revokes(seat, t_done, out)
+
+    def _card_of(self, tr: _TrickState, seat: Seat) -> Card | None:
+        """The card ``seat`` played to ``tr``: the identity read most often; for a face never
+        read for sure, the card the reader's candidates agreed on over several readings (one
+        deck: never a card already played in this deal). Kept as the play's card, so that
+        the report and the revoke checks see the same card as the trick."""
+        play = tr.plays[seat]
+        card = _majority(play)
+        if card is not None:
+            return card
+        card = play.soft.best(self._played_cards(but=(tr.number, seat)))
+        if card is not None:
+            play.card = card
+        return card
+
+    def _played_cards(self, but: tuple[int, Seat] | None = None) -> set[Card]:
+        """The cards known to be played in this deal (except the play ``but``)."""
+        return {c for k, tr in self.tricks.items() for s, p in tr.plays.items()
+                if (k, s) != but and (c := _majority(p)) is not None}
 
     def _winner_from_rows(self, tr: _TrickState, order: list[Seat],
                           cards: list[Card | None]) -> Seat | None:
