@@ -11,7 +11,10 @@ Sets (seeds never used in training: training 1000+, validation 2000+, here 5000+
 * ``one-corner``: the cards of both sets where exactly one whole index shows (an overlapping
   row's uncovered strip);
 * ``scenes`` (with --scenes): face-up cards of renderer scenes (``<stem>.json`` ground truth
-  next to the image), read with their true quads.
+  next to the image), read with their true quads (cards no other card touches also with the
+  whole-card view, when its model is installed);
+* ``alone-seen-styles`` / ``alone-held-out-styles`` (with the whole-card model): cards that
+  nothing covers, read from the corners only and with the whole-card view, same photos.
 
 A card counts as *readable* when at least one whole index shows; the reader should name it.
 For an unreadable card (every index covered, a back) the only right answer is to refuse.
@@ -103,6 +106,32 @@ def evaluate_generated(reader: IdentityReader, n: int, seed: int, held_out: bool
     return tally
 
 
+def evaluate_alone(reader: IdentityReader, n: int, seed: int, held_out: bool,
+                   box_error: float = 0.05) -> dict[str, object]:
+    """Cards lying alone (nothing covers them), read from the corners only and with the
+    whole-card view beside them, on the same photos; by card width too."""
+    rng = np.random.default_rng(seed)
+    out: dict[str, object] = {}
+    tallies = {"corners": Tally(), "corners+whole": Tally()}
+    widths: dict[str, dict[str, Tally]] = {k: {} for k in tallies}
+    for _ in range(n):
+        s = sample_card_photo(rng, held_out=held_out, box_error=box_error, occlusion=0.0)
+        readable = not s.is_back
+        w = s.card_width_px
+        band = "24-40px" if w < 40 else "40-80px" if w < 80 else "80px+"
+        for key, alone in (("corners", False), ("corners+whole", True)):
+            res = reader.read(s.photo, s.detected[None], alone=np.array([alone]))[0]
+            tallies[key].add(s.card, readable, res.card, res.reason)
+            if readable:
+                widths[key].setdefault(band, Tally()).add(s.card, True, res.card, res.reason)
+    for key, tally in tallies.items():
+        out[key] = {**tally.summary(),
+                    "by_width": {b: {"accuracy": v.summary()["accuracy"],
+                                     "wrong": v.summary()["wrong"], "cards": v.n}
+                                 for b, v in sorted(widths[key].items())}}
+    return out
+
+
 def _top_confusions(stats: Counter[tuple[str, str]], k: int = 10) -> dict[str, int]:
     wrong = [(key, v) for key, v in stats.items() if key[0] != key[1]]
     wrong.sort(key=lambda kv: -kv[1])
@@ -125,6 +154,15 @@ def crop_summary(stats: Counter[tuple[str, str]]) -> dict[str, object]:
     }
 
 
+def _alone(quad: np.ndarray, others: list[np.ndarray], touch: float = 0.03) -> bool:
+    """No other card overlaps ``quad`` by more than ``touch`` of its area."""
+    import cv2
+
+    area = abs(float(cv2.contourArea(quad)))
+    return not any(cv2.intersectConvexConvex(quad, o)[0] > touch * area
+                   for o in others if not np.array_equal(o, quad))
+
+
 def evaluate_scenes(reader: IdentityReader, folder: Path) -> Tally:
     import cv2
 
@@ -143,7 +181,10 @@ def evaluate_scenes(reader: IdentityReader, folder: Path) -> Tally:
         if not cards:
             continue
         quads = np.array([c["quad"] for c in cards], np.float64)
-        for c, res in zip(cards, reader.read(image, quads, truth.get("game")), strict=True):
+        others = [np.asarray(c["quad"], np.float32) for c in truth["cards"] if c.get("quad")]
+        alone = np.array([_alone(np.asarray(q, np.float32), others) for q in quads])
+        for c, res in zip(cards, reader.read(image, quads, truth.get("game"), alone=alone),
+                          strict=True):
             readable = float(c.get("visible_fraction", 1.0)) >= 0.25
             tally.add(Card.from_str(c["card"]), readable, res.card, res.reason)
     return tally
@@ -152,6 +193,8 @@ def evaluate_scenes(reader: IdentityReader, folder: Path) -> Tally:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--model", type=Path, default=None)
+    p.add_argument("--whole-model", type=Path, default=None,
+                   help="whole-card model (default: the shipped one, when installed)")
     p.add_argument("--cards", type=int, default=1500, help="cards per generated set")
     p.add_argument("--min-confidence", type=float, default=0.9)
     p.add_argument("--scenes", type=Path, default=None)
@@ -160,7 +203,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="how far the given card quads are off (centre shift spread in card "
                         "widths; 0.05 is about the shipped detector's, 0 a perfect box)")
     args = p.parse_args(argv)
-    reader = IdentityReader(args.model, min_confidence=args.min_confidence)
+    reader = IdentityReader(args.model, min_confidence=args.min_confidence,
+                            whole_model_path=args.whole_model)
     t0 = time.time()
     report: dict[str, object] = {"model": str(reader.path), "min_confidence": args.min_confidence,
                                  "box_error": args.box_error}
@@ -175,6 +219,11 @@ def main(argv: list[str] | None = None) -> int:
                                          "wrong": v.summary()["wrong"], "cards": v.n}
                                      for k, v in sorted(by_width.items())}}
     report["one-corner"] = one_corner.summary()
+    if reader.whole_path is not None:
+        report["alone-seen-styles"] = evaluate_alone(reader, args.cards, 7000, False,
+                                                     args.box_error)
+        report["alone-held-out-styles"] = evaluate_alone(reader, args.cards, 8000, True,
+                                                         args.box_error)
     if args.scenes:
         report["scenes"] = evaluate_scenes(reader, args.scenes).summary()
     report["seconds"] = round(time.time() - t0, 1)

@@ -33,17 +33,19 @@ VAL_SEED = 2000
 CHUNK = 250  # cards per generator task (one seed each: deterministic whatever the pool size)
 
 
-def _chunk(args: tuple[str, int, int, float]) -> dict[str, int]:
+def _chunk(args: tuple[str, int, int, float, float, str]) -> dict[str, int]:
     import cv2
     import numpy as np
 
-    from vision.identity.synth import sample_crops
+    from vision.identity.synth import sample_crops, sample_whole_cards
 
-    out_dir, seed, n_cards, none_keep = args
+    out_dir, seed, n_cards, none_keep, max_width, view = args
     rng = np.random.default_rng(seed)
     counts: dict[str, int] = {}
     for i in range(n_cards):
-        for j, s in enumerate(sample_crops(rng, none_keep=none_keep)):
+        samples = (sample_whole_cards(rng, max_width=max_width) if view == "whole"
+                   else sample_crops(rng, none_keep=none_keep, max_width=max_width))
+        for j, s in enumerate(samples):
             d = Path(out_dir) / s.label
             d.mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(d / f"{seed}_{i}_{j}.png"), s.crop)
@@ -51,10 +53,12 @@ def _chunk(args: tuple[str, int, int, float]) -> dict[str, int]:
     return counts
 
 
-def generate(data: Path, n_train: int, n_val: int, procs: int, none_keep: float) -> None:
+def generate(data: Path, n_train: int, n_val: int, procs: int, none_keep: float,
+             train_seed: int = TRAIN_SEED, max_width: float = 180.0,
+             view: str = "corners") -> None:
     from vision.identity.synth import CLASS_NAMES
 
-    for split, n, base in (("train", n_train, TRAIN_SEED), ("val", n_val, VAL_SEED)):
+    for split, n, base in (("train", n_train, train_seed), ("val", n_val, VAL_SEED)):
         out = data / split
         if out.exists():
             print(f"{out} exists, not regenerated")
@@ -63,7 +67,7 @@ def generate(data: Path, n_train: int, n_val: int, procs: int, none_keep: float)
         shutil.rmtree(tmp, ignore_errors=True)
         for name in CLASS_NAMES:  # every class folder exists, even if empty
             (tmp / name).mkdir(parents=True, exist_ok=True)
-        tasks = [(str(tmp), base + k, min(CHUNK, n - k * CHUNK), none_keep)
+        tasks = [(str(tmp), base + k, min(CHUNK, n - k * CHUNK), none_keep, max_width, view)
                  for k in range((n + CHUNK - 1) // CHUNK)]
         t0 = time.time()
         total: dict[str, int] = {}
@@ -113,16 +117,16 @@ def train(data: Path, runs: Path, epochs: int, imgsz: int, batch: int, lr0: floa
     return run_dir / "weights" / "best.pt"
 
 
-def export(weights: Path, imgsz: int, models: Path) -> Path:
+def export(weights: Path, imgsz: int, models: Path, name: str = "identity") -> Path:
     from ultralytics import YOLO
 
     onnx_path = Path(YOLO(str(weights)).export(format="onnx", imgsz=imgsz, opset=18,
                                                simplify=True, dynamic=True))
     models.mkdir(exist_ok=True)
-    target = models / "identity.onnx"
+    target = models / f"{name}.onnx"
     shutil.copy(onnx_path, target)
     digest = hashlib.sha256(target.read_bytes()).hexdigest()
-    (models / "identity.sha256").write_text(f"{digest}  identity.onnx\n")
+    (models / f"{name}.sha256").write_text(f"{digest}  {name}.onnx\n")
     print(f"shipped {target} ({target.stat().st_size / 1e6:.2f} MB) sha256 {digest}")
     return target
 
@@ -135,6 +139,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--train-cards", type=int, default=12000)
     p.add_argument("--val-cards", type=int, default=1500)
     p.add_argument("--none-keep", type=float, default=0.15)
+    p.add_argument("--train-seed", type=int, default=TRAIN_SEED,
+                   help="first seed of the training cards (one per chunk of 250 cards); a "
+                        "second training set needs seeds apart from the first's, below 2000 "
+                        "(validation) or between 3000 and 5000 (evaluation uses 5000+)")
+    p.add_argument("--max-width", type=float, default=180.0,
+                   help="largest card width in px (log-uniform from 24): lower it for a set "
+                        "rich in small cards")
     p.add_argument("--procs", type=int, default=2)
     p.add_argument("--epochs", type=int, default=18)
     p.add_argument("--imgsz", type=int, default=64)
@@ -147,18 +158,24 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--init", type=Path, default=None,
                    help="start from these weights (an earlier run of this script), not scratch")
     p.add_argument("--name", default="train", help="run folder under --runs")
+    p.add_argument("--view", choices=("corners", "whole"), default="corners",
+                   help="corners: the corner-index classifier (models/identity.onnx); whole: "
+                        "the whole-card classifier for cards lying alone "
+                        "(models/identity_whole.onnx)")
     p.add_argument("--steps", default="data,train,export")
     args = p.parse_args(argv)
     steps = set(args.steps.split(","))
     t0 = time.time()
     if "data" in steps:
-        generate(args.data, args.train_cards, args.val_cards, args.procs, args.none_keep)
+        generate(args.data, args.train_cards, args.val_cards, args.procs, args.none_keep,
+                 args.train_seed, args.max_width, args.view)
     weights = args.runs / args.name / "weights" / "best.pt"
     if "train" in steps:
         weights = train(args.data, args.runs, args.epochs, args.imgsz, args.batch, args.lr0,
                         args.hours or None, args.threads, args.init, args.name)
     if "export" in steps:
-        export(weights, args.imgsz, args.models)
+        export(weights, args.imgsz, args.models,
+               "identity_whole" if args.view == "whole" else "identity")
     print(json.dumps({"seconds": round(time.time() - t0), "args": {
         k: str(v) for k, v in vars(args).items()}}))
     return 0

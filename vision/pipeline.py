@@ -213,8 +213,9 @@ class PhotoAnalyzer:
         quads = np.stack([c.quad for c in face_up]) / scale
         game = self.game or "bridge"
         covered = _covered_by_later_cards(face_up, quads)
+        alone = _lying_alone(face_up, reading.cards, scale)
         try:
-            results = reader.read(image, quads, game, covered=covered)
+            results = reader.read(image, quads, game, covered=covered, alone=alone)
         except TrickvisionError as exc:
             reading.notes.append(f"face reading failed: {exc}")
             return
@@ -297,6 +298,33 @@ def _covered_by_later_cards(cards: list[SeenCard], quads: np.ndarray) -> np.ndar
     later = meet & (seat[:, None] == seat[None]) & (pos[:, None] >= 0) & (pos[None] > pos[:, None])
     for i in np.flatnonzero(later.any(axis=1)):
         out[i] = covered_corners(quads[i], quads[later[i]])
+    return out
+
+
+def _lying_alone(face_up: list[SeenCard], cards: list[SeenCard], scale: int = 1,
+                 touch: float = 0.03) -> np.ndarray:
+    """(n,) bool: the face-up cards that no other card overlaps by more than ``touch`` of
+    their area (a card alone shows its whole face: pips and picture can be read too)."""
+    import cv2
+
+    polys = [np.asarray(c.quad, np.float32) / scale for c in cards]
+    out = np.ones(len(face_up), dtype=bool)
+    index = {id(c): i for i, c in enumerate(cards)}
+    low = np.array([p.min(axis=0) for p in polys]) if polys else np.zeros((0, 2))
+    high = np.array([p.max(axis=0) for p in polys]) if polys else np.zeros((0, 2))
+    for n, card in enumerate(face_up):
+        i = index.get(id(card))
+        mine = np.asarray(card.quad, np.float32) / scale if i is None else polys[i]
+        area = abs(float(cv2.contourArea(mine)))
+        lo, hi = mine.min(axis=0), mine.max(axis=0)
+        near = np.flatnonzero((low < hi).all(axis=1) & (lo < high).all(axis=1))
+        for j in near:
+            if j == i:
+                continue
+            inter, _ = cv2.intersectConvexConvex(mine, polys[j])
+            if inter > touch * area:
+                out[n] = False
+                break
     return out
 
 

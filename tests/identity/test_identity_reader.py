@@ -14,7 +14,12 @@ import pytest
 from vision.cards import Card
 from vision.errors import TrickvisionError
 from vision.identity import IdentityReader
-from vision.identity.crops import canonical_quad, corner_crops, covered_corners
+from vision.identity.crops import (
+    canonical_quad,
+    corner_crops,
+    covered_corners,
+    whole_card_crop,
+)
 from vision.synth.faces import FaceStyle, face_mask, render_face
 
 MODEL = Path(__file__).resolve().parents[2] / "models" / "identity.onnx"
@@ -76,6 +81,20 @@ def test_corner_crops_turn_the_bottom_index_upright() -> None:
     # top-left and (turned) bottom-right show the same index; top-right shows none
     a, b, c = (crops[i].astype(float) for i in (0, 2, 1))
     assert np.abs(a - b).mean() < 0.5 * np.abs(a - c).mean()
+
+
+def test_whole_card_crop_holds_the_card_upright_and_nothing_else() -> None:
+    """The whole face, short edge across, whichever way the card lies (up to 180 deg)."""
+    crops = []
+    for angle in (0, 90, 180, 33):
+        photo, quads = place([(Card.from_str("H7"), 260, 260, angle)], width=150)
+        crop = whole_card_crop(photo, quads[0])
+        assert crop.shape == (64, 64, 3)
+        green = (crop[..., 1].astype(int) - crop[..., 2]) > 40  # the table's colour
+        assert green.mean() < 0.03
+        crops.append(crop.astype(float))
+    for c in crops[1:]:
+        assert min(np.abs(c - crops[0]).mean(), np.abs(c[::-1, ::-1] - crops[0]).mean()) < 12
 
 
 @needs_model

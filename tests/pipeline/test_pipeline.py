@@ -128,7 +128,7 @@ class FakeIdentity:
     def __init__(self) -> None:
         self.calls = 0
 
-    def read(self, image, quads, game, covered=None):  # noqa: ANN001, ANN201
+    def read(self, image, quads, game, covered=None, alone=None):  # noqa: ANN001, ANN201
         from types import SimpleNamespace
 
         from vision.cards import Card
@@ -297,3 +297,24 @@ def test_game_is_guessed_from_rows_and_noted():
     image, truth = _sample("bridge_end_2")
     analyzer = PhotoAnalyzer(game=None, detector=TruthDetector(truth), identity_reader=False)
     assert analyzer.analyze(image)[1].game == "bridge"
+
+
+def test_cards_lying_alone_are_those_no_other_card_overlaps() -> None:
+    """Only a face-up card nothing touches is read from its whole face; a card of an
+    overlapping row, or one a face-down card half covers, is not."""
+    from vision.pipeline import _lying_alone
+    from vision.table.reading import SeenCard
+
+    def card(x: float, y: float, face_up: bool = True) -> SeenCard:
+        quad = np.array([[x, y], [x + 40, y], [x + 40, y + 60], [x, y + 60]], np.float32)
+        return SeenCard(quad=quad, face_up=face_up, confidence=1.0)
+
+    alone, row_a, row_b, under = card(0, 0), card(200, 0), card(220, 0), card(400, 0)
+    on_top = card(420, 10, face_up=False)
+    edge = card(100, 0)
+    touching = card(139, 0, face_up=False)  # overlaps ``edge`` by a sliver (1 px of 40)
+    cards = [alone, row_a, row_b, under, on_top, edge, touching]
+    face_up = [c for c in cards if c.face_up]
+    assert _lying_alone(face_up, cards).tolist() == [True, False, False, False, True]
+    # the same with the image read at half size (quads in detector pixels, twice as large)
+    assert _lying_alone(face_up, cards, scale=2).tolist() == [True, False, False, False, True]

@@ -34,6 +34,9 @@ CORNER_H = 0.34
 _NEXT = [1, 2, 3, 0]
 #: Names of the four crops, in order.
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
+#: The fifth "crop": the whole card, squeezed into the square (for a card lying alone, face
+#: up, whose pips and picture show the suit and rank larger than its small indices).
+WHOLE_CARD = 4
 
 
 def canonical_quad(quad: np.ndarray) -> np.ndarray:
@@ -75,7 +78,9 @@ def _crop_to_card(corner: int, size: int) -> np.ndarray:
         return np.array([[-sx, 0, 1], [0, -sy, 1], [0, 0, 1]], np.float64)
     if corner == 3:  # bottom-left turned 180: crop (0,0) is the card's (CORNER_W, 1)
         return np.array([[-sx, 0, CORNER_W], [0, -sy, 1], [0, 0, 1]], np.float64)
-    raise ValueError(f"corner must be 0..3, got {corner}")
+    if corner == WHOLE_CARD:
+        return np.array([[1 / size, 0, 0], [0, 1 / size, 0], [0, 0, 1]], np.float64)
+    raise ValueError(f"corner must be 0..{WHOLE_CARD}, got {corner}")
 
 
 #: Where an index is printed, as the centre of its usual area in unit card coordinates, for
@@ -110,7 +115,8 @@ def corner_crops(image: np.ndarray, quad: np.ndarray, size: int = CROP_SIZE,
     h_img, w_img = image.shape[:2]
     width, height = card_size_px(q)
     # how many image px one crop px spans; shrink the card's surroundings if it is more than ~1.5
-    step = max(width * CORNER_W, height * CORNER_H) / size
+    step = (max(width, height) if WHOLE_CARD in corners
+            else max(width * CORNER_W, height * CORNER_H)) / size
     lo = np.floor(q.min(axis=0)).astype(int) - 2
     hi = np.ceil(q.max(axis=0)).astype(int) + 3
     x0, y0 = max(int(lo[0]), 0), max(int(lo[1]), 0)
@@ -138,6 +144,12 @@ def corner_crops(image: np.ndarray, quad: np.ndarray, size: int = CROP_SIZE,
                                      flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                      borderMode=cv2.BORDER_REPLICATE)
     return out
+
+
+def whole_card_crop(image: np.ndarray, quad: np.ndarray, size: int = CROP_SIZE) -> np.ndarray:
+    """The whole card at ``quad`` squeezed into a (size, size, 3) uint8 crop, short edge
+    across (which end is up stays unknown, as for the corners)."""
+    return corner_crops(image, quad, size, (WHOLE_CARD,))[0]
 
 
 def sharpness(crops: np.ndarray) -> float:

@@ -27,15 +27,21 @@ from vision.cards import BRIDGE_DECK, LHOMBRE_DECK, PIQUET_DECK, Card
 from vision.errors import TrickvisionError, UnknownGameError
 from vision.identity.crops import (
     CORNER_NAMES,
+    WHOLE_CARD,
     card_size_px,
     corner_crops,
     sharpness_of_cards,
     to_tensor,
+    whole_card_crop,
 )
 from vision.models import cpu_session
 from vision.models import verify_checksum as verify_model_checksum
 
 MODEL_NAME = "identity"
+#: The whole-card classifier, for cards lying alone (optional: read without it if missing).
+WHOLE_MODEL_NAME = "identity_whole"
+#: Names of the views a reading may rest on: the four corners, then the whole card.
+VIEW_NAMES = (*CORNER_NAMES, "whole card")
 NONE_LABEL = "none"
 #: Below this card width (short edge, px) the index is a few pixels high: refuse.
 MIN_CARD_WIDTH_PX = 24.0
@@ -100,17 +106,26 @@ def deck_for(game: str | None) -> tuple[Card, ...]:
     return _DECKS[key]
 
 
-def _default_model_path() -> Path:
+def _model_installed(name: str) -> bool:
+    try:
+        from vision.models import model_exists
+
+        return bool(model_exists(name))
+    except ImportError:  # pragma: no cover
+        return False
+
+
+def _default_model_path(name: str = MODEL_NAME) -> Path:
     try:
         from vision.models import model_path
 
-        return Path(model_path(MODEL_NAME, verify=False))
+        return Path(model_path(name, verify=False))
     except ImportError:  # pragma: no cover
         import vision
 
         folder = os.environ.get("TRICKVISION_MODELS")
         base = Path(folder) if folder else Path(vision.__file__).resolve().parent.parent / "models"
-        return base / f"{MODEL_NAME}.onnx"
+        return base / f"{name}.onnx"
     except TrickvisionError as exc:  # missing model: say so in our own words
         raise IdentityModelError(str(exc)) from None
 
@@ -134,7 +149,7 @@ class IdentityReader:
     """
 
     def __init__(self, model_path: Path | None = None, *, min_confidence: float = 0.9,
-                 threads: int = 2) -> None:
+                 threads: int = 2, whole_model_path: Path | bool | None = None) -> None:
         if not 0.0 < min_confidence <= 1.0:
             raise ValueError(f"min_confidence must be in (0, 1], got {min_confidence}")
         path = Path(model_path) if model_path is not None else _default_model_path()
@@ -156,17 +171,39 @@ class IdentityReader:
         ]
         self.min_confidence = float(min_confidence)
         self.path = path
+        # the whole-card view: the shipped model when installed (None), a given file, or off
+        self._whole = None
+        self.whole_path: Path | None = None
+        if whole_model_path is None and model_path is None and \
+                _model_installed(WHOLE_MODEL_NAME):
+            whole_model_path = _default_model_path(WHOLE_MODEL_NAME)
+        if whole_model_path not in (None, False, True):
+            wpath = Path(whole_model_path)  # type: ignore[arg-type]
+            verify_checksum(wpath)
+            self._whole = cpu_session(wpath, threads)
+            wmeta = self._whole.get_modelmeta().custom_metadata_map
+            if ast.literal_eval(wmeta.get("names", "{}")) != names:
+                raise IdentityModelError(
+                    f"whole-card model {wpath}: its classes differ from {path.name}'s")
+            self._whole_input = self._whole.get_inputs()[0].name
+            self.whole_size = int(ast.literal_eval(wmeta.get("imgsz", "[64, 64]"))[0])
+            self.whole_path = wpath
 
     # -- model ---------------------------------------------------------------------------------
 
-    def classify(self, crops: np.ndarray) -> np.ndarray:
-        """Class probabilities (n, classes) of BGR uint8 crops (n, s, s, 3)."""
+    def classify(self, crops: np.ndarray, *, whole: bool = False) -> np.ndarray:
+        """Class probabilities (n, classes) of BGR uint8 crops (n, s, s, 3): corner crops, or
+        whole-card crops (``whole``) for the whole-card model."""
         if len(crops) == 0:
             return np.zeros((0, len(self.class_names)), np.float32)
+        session, name = ((self._whole, self._whole_input) if whole
+                         else (self._session, self._input))
+        if session is None:
+            raise IdentityModelError("no whole-card model is loaded")
         out = []
         for i in range(0, len(crops), 256):
             x = to_tensor(crops[i:i + 256])
-            p = self._session.run(None, {self._input: x})[0]
+            p = session.run(None, {name: x})[0]
             out.append(p)
         probs = np.concatenate(out).astype(np.float64)
         sums = probs.sum(axis=1, keepdims=True)
@@ -179,14 +216,16 @@ class IdentityReader:
     # -- reading -------------------------------------------------------------------------------
 
     def read(self, image: np.ndarray, quads: np.ndarray | Sequence[np.ndarray],
-             game: str | None = None, covered: np.ndarray | None = None
-             ) -> list[IdentityResult]:
+             game: str | None = None, covered: np.ndarray | None = None,
+             alone: np.ndarray | None = None) -> list[IdentityResult]:
         """Read each card at ``quads`` ((n, 4, 2) image px) in ``image`` (BGR uint8).
 
         ``game`` (bridge, preferans, lhombre) restricts the answers to that game's deck.
         ``covered`` ((n, 4) bool, optional) marks corners known to lie under another card
         (:func:`vision.identity.crops.covered_corners`): they show that card, so they count
-        as showing no index.
+        as showing no index. ``alone`` ((n,) bool, optional) marks cards that no other card
+        touches: with the whole-card model installed, their whole face (pips, picture) is
+        read as a fifth view beside the corners.
         """
         image = np.asarray(image)
         if image.ndim not in (2, 3) or image.size == 0:
@@ -224,14 +263,29 @@ class IdentityReader:
             # two corners only for cards those leave unsure - half the work for most photos
             crops = np.stack(batch)  # (n, 4, s, s, 3)
             main = (0, 2)
-            probs = np.zeros((len(todo), 4, len(self.class_names)))
+            # views: the four corners, then the whole card (WHOLE_CARD) for cards alone
+            probs = np.zeros((len(todo), len(VIEW_NAMES), len(self.class_names)))
             probs[:, main] = self.classify(crops[:, main].reshape(-1, *crops.shape[2:])
                                            ).reshape(len(todo), 2, -1)
-            hidden = (np.asarray(covered, bool).reshape(-1, 4)[todo] if covered is not None
-                      else np.zeros((len(todo), 4), bool))
+            hidden = np.zeros((len(todo), len(VIEW_NAMES)), bool)
+            if covered is not None:
+                hidden[:, :4] = np.asarray(covered, bool).reshape(-1, 4)[todo]
             self._blank(probs, hidden, main)
-            used: list[tuple[int, ...]] = [main] * len(todo)
-            first = [self._combine(p[list(main)], main, in_deck, game) for p in probs]
+            whole = np.zeros(len(todo), bool)
+            if self._whole is not None and alone is not None:
+                whole = np.asarray(alone, bool).reshape(-1)[todo]
+            if whole.any():
+                js = np.flatnonzero(whole)
+                probs[js, WHOLE_CARD] = self.classify(
+                    np.stack([whole_card_crop(image, q[todo[j]], self.whole_size) for j in js]),
+                    whole=True)
+
+            def views(corners: tuple[int, ...], j: int) -> tuple[int, ...]:
+                return (*corners, WHOLE_CARD) if whole[j] else corners
+
+            used: list[tuple[int, ...]] = [views(main, j) for j in range(len(todo))]
+            first = [self._combine(probs[j][list(used[j])], used[j], in_deck, game)
+                     for j in range(len(todo))]
             again = [j for j, r in enumerate(first) if r.card is None]
             if again:
                 extra = (1, 3)
@@ -239,8 +293,8 @@ class IdentityReader:
                 probs[np.ix_(again, extra)] = more.reshape(len(again), 2, -1)
                 self._blank(probs, hidden, extra)
                 for j in again:
-                    used[j] = (0, 1, 2, 3)
-                    first[j] = self._combine(probs[j], used[j], in_deck, game)
+                    used[j] = views((0, 1, 2, 3), j)
+                    first[j] = self._combine(probs[j][list(used[j])], used[j], in_deck, game)
             self._look_again(image, q[todo], first, probs, used, hidden, in_deck, game)
             self._discount_neighbours(first, probs, used, q[todo], in_deck, game)
             self._exclude_taken(first, probs, used, in_deck, game)
@@ -322,7 +376,7 @@ class IdentityReader:
         cards_only = np.arange(probs.shape[2]) != self._none
         for j in unsure:
             # the corners that show some index (the others hold nothing to confirm)
-            corners = [k for k in used[j] if not hidden[j, k]
+            corners = [k for k in used[j] if k != WHOLE_CARD and not hidden[j, k]
                        and float(probs[j, k, cards_only].max()) >= LOOK_AGAIN_MIN_P]
             q = quads[j]
             centre = q.mean(axis=0)
@@ -414,7 +468,7 @@ class IdentityReader:
         for k in order[1:]:
             other = int(idx[best_per_corner[k]])
             if other != card_i and best_p[k] >= 0.5:
-                name_a, name_b = CORNER_NAMES[corners[top]], CORNER_NAMES[corners[k]]
+                name_a, name_b = VIEW_NAMES[corners[top]], VIEW_NAMES[corners[k]]
                 return IdentityResult(
                     None, conf,
                     f"corners disagree: {self._cards[card_i]} ({conf:.2f}, {name_a}) "
@@ -423,7 +477,7 @@ class IdentityReader:
         agree = cards[:, best_per_corner[top]]
         combined = float(1.0 - np.prod(1.0 - np.clip(agree, 0.0, 1.0)))
         if combined >= self.min_confidence:
-            return IdentityResult(self._cards[card_i], combined, None, CORNER_NAMES[corners[top]])
+            return IdentityResult(self._cards[card_i], combined, None, VIEW_NAMES[corners[top]])
         # why not? out of deck, no index, or unsure
         full_best = p.max(axis=0)
         j = int(np.argmax(np.where(np.arange(p.shape[1]) == self._none, -1.0, full_best)))

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from vision.cards import BRIDGE_DECK, Card
-from vision.identity.crops import canonical_quad, corner_crops
+from vision.identity.crops import canonical_quad, corner_crops, whole_card_crop
 from vision.synth.faces import FaceStyle, face_mask, index_boxes, render_face, sample_face_style
 
 NONE_LABEL = "none"
@@ -346,3 +346,20 @@ def sample_crops(rng: np.random.Generator, *, none_keep: float = 1.0,
     """One card photo (:func:`sample_card_photo`, same keyword arguments) as labelled crops."""
     return label_crops(sample_card_photo(rng, **kwargs), rng,  # type: ignore[arg-type]
                        none_keep=none_keep)
+
+
+def label_whole_card(sample: CardPhoto) -> list[CropSample]:
+    """The whole-card crop of ``sample``, labelled: the card where nothing covers it, ``none``
+    for a card back; a covered card gives nothing (the whole-card view is only used for cards
+    lying alone)."""
+    if sample.covered:
+        return []
+    label = NONE_LABEL if sample.is_back else str(sample.card)
+    return [CropSample(whole_card_crop(sample.photo, sample.detected), label, 4,
+                       str(sample.card), sample.card_width_px, False)]
+
+
+def sample_whole_cards(rng: np.random.Generator, **kwargs: object) -> list[CropSample]:
+    """One uncovered card photo (a back in 6 %), as its labelled whole-card crop."""
+    kw = {"occlusion": 0.0, "back_chance": 0.06, **kwargs}
+    return label_whole_card(sample_card_photo(rng, **kw))  # type: ignore[arg-type]
