@@ -8,7 +8,14 @@ import numpy as np
 
 from vision.cards import Card
 from vision.identity.crops import CROP_SIZE
-from vision.identity.synth import CLASS_NAMES, label_crops, sample_card_photo, sample_crops
+from vision.identity.synth import (
+    CLASS_NAMES,
+    label_crops,
+    label_whole_card,
+    sample_card_photo,
+    sample_crops,
+    sample_whole_cards,
+)
 from vision.synth.faces import sample_face_style
 
 
@@ -52,3 +59,16 @@ def test_samples_are_deterministic_and_labels_known() -> None:
     for _ in range(10):
         for c in sample_crops(rng, held_out=True):
             assert c.label in CLASS_NAMES
+
+
+def test_whole_card_samples_label_uncovered_cards_and_backs_only() -> None:
+    rng = np.random.default_rng(11)
+    face = sample_card_photo(rng, card=Card.from_str("SQ"), occlusion=0.0, back_chance=0.0)
+    [crop] = label_whole_card(face)
+    assert crop.label == "SQ" and crop.crop.shape == (CROP_SIZE, CROP_SIZE, 3)
+    back = sample_card_photo(rng, occlusion=0.0, back_chance=1.0)
+    assert [c.label for c in label_whole_card(back)] == ["none"]
+    covered = sample_card_photo(rng, occlusion=1.0, back_chance=0.0)
+    assert covered.covered and label_whole_card(covered) == []
+    labels = {c.label for _ in range(40) for c in sample_whole_cards(rng)}
+    assert labels <= set(CLASS_NAMES) and len(labels) > 20
