@@ -491,14 +491,16 @@ def test_a_new_card_is_laid_when_the_last_trick_was_gathered_out_of_view_of_his_
     assert tracker.row_len[S] == 0
 
 
-def _trick_two_left_out_of_s_row(s_row):  # type: ignore[no-untyped-def]
-    """Trick 2 (S3 E S7 N SK) gathered with S's row as ``s_row`` shows it, then trick 3
+def _trick_two_left_out_of_s_row(s_row, left_face_up=True):  # type: ignore[no-untyped-def]
+    """Trick 2 (S3 E S7 N SK) gathered with S's row as ``s_row`` shows it - S's S3 left
+    lying face up a while after the others turned theirs (``left_face_up``) - then trick 3
     (N C5, S C7, E CJ) played; returns the events from trick 2 on. Hearts are trump, so
     the rules settle each trick without the rows."""
     tracker, t = _lhombre_after_first_trick(Contract(trump=Suit.HEARTS, declarer=S))
     events = []
-    for faces in ({S: "S3"}, {S: "S3", E: "S7"}, {S: "S3", E: "S7", N: "SK"}, {}):
-        rows = {N: ["lost", "won"], E: ["lost", "lost"]} if not faces else \
+    for phase, faces in enumerate(({S: "S3"}, {S: "S3", E: "S7"}, {S: "S3", E: "S7", N: "SK"},
+                                   {S: "S3"} if left_face_up else {}, {})):
+        rows = {N: ["lost", "won"], E: ["lost", "lost"]} if phase >= 3 else \
             {N: ["lost"], E: ["lost"]}
         if s_row is not None:
             rows[S] = s_row
@@ -520,6 +522,13 @@ def test_a_row_seen_short_after_the_next_trick_raises_row_length():
     _, _, events = _trick_two_left_out_of_s_row(["won"])
     alerts = [(e.alert, e.seat, e.trick) for e in events if isinstance(e, Alert)]
     assert alerts == [("row_length", S, 2)]
+
+
+def test_a_row_read_short_raises_nothing_when_his_card_went_with_the_others():
+    """S's card left the table when the others turned theirs, yet his row reads a card
+    short: a row of small stacked cards read short, not a card left unturned."""
+    _, _, events = _trick_two_left_out_of_s_row(["won"], left_face_up=False)
+    assert not [e for e in events if isinstance(e, Alert)]
 
 
 def test_a_row_never_seen_raises_no_row_length_alert():
@@ -572,3 +581,23 @@ def test_split_or_taken_candidates_name_no_card():
     assert not done or dict(done[0].cards)[N] is None
     done = _trick_two_with_an_unsure_face([("D5", 0.8)])  # E played D5 to trick 1
     assert not done or dict(done[0].cards)[N] is None
+
+
+def test_new_cards_of_every_player_are_laid_when_no_row_shows_the_last_trick():
+    """Trick 2 is gathered while no row shows it (S's row out of sight, N's and E's read a
+    card short); then each player lays a new card. Each new card waited for the others'
+    rows or plays to show trick 2 gone: waiting for each other, none was ever laid."""
+    tracker, t = _lhombre_after_first_trick(Contract(trump=Suit.HEARTS, declarer=S))
+    stale = {N: ["lost"], E: ["lost"]}
+    t = _show(tracker, t, {S: "S3"}, {S: "S3", E: "S7"}, {S: "S3", E: "S7", N: "SK"},
+              rows=stale, times=8)
+    t = _show(tracker, t, {}, rows=stale, times=16)  # gathered
+    events = []
+    for faces in ({N: "C5"}, {N: "C5", S: "C7"}, {N: "C5", S: "C7", E: "CJ"}):
+        for _ in range(24):
+            events += tracker.update(reading(faceup=faces, rows=stale), t)
+            t += 0.125
+    done = [e for e in events if isinstance(e, TrickComplete)]
+    assert [e.number for e in done] == [3]
+    assert dict(done[0].cards) == {N: Card.from_str("C5"), S: Card.from_str("C7"),
+                                   E: Card.from_str("CJ")}

@@ -563,13 +563,20 @@ class TableTracker:
         """True when ``seat``'s card of trick ``k``, not yet seen in his row, must have been
         gathered all the same (his row is hidden or not found): it has been out of sight for a
         while, and every other player has turned his card of that trick or one of them has
-        already laid a card to the next trick."""
-        if self.seats is None or t - self.tricks[k].plays[seat].last_seen <= _SAME_CARD_GAP_S:
+        already laid a card to the next trick - or shows a new card face up for it, which
+        he would not before the trick was gathered (their rows may be hidden too: waiting
+        for each other, none of the new cards would ever be laid)."""
+        tr = self.tricks[k]
+        if self.seats is None or t - tr.plays[seat].last_seen <= _SAME_CARD_GAP_S:
             return False
         others = [s for s in self.seats if s != seat]
         nxt = self.tricks.get(k + 1)
-        return all(self.row_len[s] >= k for s in others) or \
-            (nxt is not None and any(s in nxt.plays for s in others))
+        if all(self.row_len[s] >= k for s in others) or \
+                (nxt is not None and any(s in nxt.plays for s in others)):
+            return True
+        return any(s in tr.plays and (ev := self._face_ev.get(s)) is not None
+                   and self._persistent(ev) and isinstance(ev.best(), Card)
+                   and ev.first_t > tr.plays[s].last_seen + _SAME_CARD_GAP_S for s in others)
 
     def _row_card_was_a_ghost(self, seat: Seat, t: float) -> bool:
         """True when ``seat``'s last play stands only on his last row card (never seen face
@@ -828,8 +835,10 @@ class TableTracker:
 
     def _check_unturned(self, t: float, out: list[Event]) -> None:
         """A seat still without its card of trick k in his row, seen short a while after
-        trick k+1 was complete (a row not found at all proves nothing: it may be hidden);
-        once per card missing, not again for every later trick his row stays short."""
+        trick k+1 was complete, whose card of trick k was still seen face up well after the
+        others had turned theirs (a row not found, or read a card short, proves nothing by
+        itself: rows of small, tightly stacked cards often are); once per card missing, not
+        again for every later trick."""
         if self.seats is None:
             return
         for k, tr in self.tricks.items():
@@ -840,13 +849,22 @@ class TableTracker:
             for s in self.seats:
                 seen_t, seen_len = self._row_read.get(s, (-math.inf, 0))
                 missing = k - self.row_len[s]
-                if missing > self._short_alerted.get(s, 0) and seen_len < k and \
-                        t - seen_t <= _SAME_CARD_GAP_S and (s, k) not in self._row_ev:
+                if missing > self._short_alerted.get(s, 0) and 0 < seen_len < k and \
+                        t - seen_t <= _SAME_CARD_GAP_S and (s, k) not in self._row_ev and \
+                        self._left_face_up(tr, s):
                     # one card left out is one alert: his row stays short from then on
                     self._short_alerted[s] = missing
                     self._alert("row_length", s, k, t, out,
                                 f"{s} has not turned his card of trick {k} into his row "
                                 f"({self.row_len[s]} cards) although trick {k + 1} is played")
+
+    def _left_face_up(self, tr: _TrickState, seat: Seat) -> bool:
+        """True when ``seat``'s card of ``tr`` was still seen face up more than a moment after
+        every other player had turned his card of that trick."""
+        play = tr.plays.get(seat)
+        others = [x[1] for s, x in tr.turned.items() if s != seat]
+        return play is not None and bool(others) and \
+            play.last_seen > max(others) + _SAME_CARD_GAP_S
 
     def _check_revokes(self, seat: Seat, t: float, out: list[Event]) -> None:
         """A later card of the suit led proves a revoke in an earlier trick."""
