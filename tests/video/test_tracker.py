@@ -601,3 +601,27 @@ def test_new_cards_of_every_player_are_laid_when_no_row_shows_the_last_trick():
     assert [e.number for e in done] == [3]
     assert dict(done[0].cards) == {N: Card.from_str("C5"), S: Card.from_str("C7"),
                                    E: Card.from_str("CJ")}
+
+
+def test_another_players_card_gathered_past_him_is_not_his_next_play():
+    """E's D5 of trick 1 is carried past S while the trick is gathered and read at S's
+    place for a second: it is not S's card of trick 2 (S then leads the S3)."""
+    tracker, t = _lhombre_after_first_trick()
+    rows = {N: ["lost"], E: ["lost"], S: ["won"]}
+    t = _show(tracker, t, {S: "D5"}, rows=rows, times=8)
+    assert 2 not in tracker.tricks
+    _show(tracker, t, {S: "S3"}, rows=rows, times=8)
+    assert tracker.tricks[2].plays[S].card == Card.from_str("S3")
+
+
+def test_a_card_just_laid_and_counted_in_his_row_too_is_not_turned():
+    """S's new card lies face up (its face not read) while E's and N's of that trick lie
+    face up too; the row reader also counts it as a card of S's row: that is the card
+    counted twice, not S turning his card of the trick."""
+    tracker, t = _lhombre_after_first_trick()
+    one = {N: ["lost"], E: ["lost"], S: ["won"]}
+    t = _show(tracker, t, {E: "S3"}, {E: "S3", N: "S7"}, rows=one, times=8)
+    two_s = {N: ["lost"], E: ["lost"], S: ["won", "lost"]}
+    _show(tracker, t, {E: "S3", N: "S7", S: None}, rows=two_s, times=32)
+    assert tracker.row_len[S] == 1 and 2 not in tracker.tricks or \
+        S not in tracker.tricks[2].turned

@@ -423,6 +423,13 @@ class TableTracker:
             if play is not None and face is not _UNSET and face is not None and \
                     face == _majority(play):
                 break  # his card of that trick still lies face up: not turned yet
+            if face is not _UNSET and (play is None or face is None) and \
+                    pending is not None and any(s not in pending.turned
+                                                for s in pending.plays if s != seat):
+                # a face-up card before him (not read, or no play of his known yet) while
+                # the others' cards of that trick still lie face up: his card of it, just
+                # laid - the row card is that card counted twice, not a turn
+                break
             best = ev.best()
             orientation = best if isinstance(best, Orientation) else Orientation.UNKNOWN
             del self._row_ev[(seat, pos)]
@@ -529,6 +536,10 @@ class TableTracker:
                 card in (p.card, _majority(p)) for k, tr in self.tricks.items()
                 for s, p in tr.plays.items() if s == seat and (k < played or not pending)):
             return  # a card he has already played: a misreading, not a new play
+        last = self.tricks.get(played)
+        if card is not None and last is not None and any(
+                s != seat and card in (p.card, _majority(p)) for s, p in last.plays.items()):
+            return  # another player's card of the trick he last played to, being gathered
         if card is not None and played > self.row_len[seat] and \
                 self.tricks[played].plays[seat].card == card:
             return
