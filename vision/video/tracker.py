@@ -521,8 +521,7 @@ class TableTracker:
                 last.last_seen = max(last.last_seen, t)
             # another identity read where his card lay a moment ago is that card misread; one
             # read after it has been out of sight a while is his next card, not a vote
-            if card is None and self._fresh:
-                last.soft.add(self._soft_now.get(seat, ()))
+            self._soft_vote(last.soft, seat, card)
             if card is not None and self._fresh and \
                     (same or t - last.last_seen <= _SAME_CARD_GAP_S):
                 last.votes[card] += 1
@@ -546,13 +545,11 @@ class TableTracker:
         ev = self._face_ev.get(seat)
         if ev is None:
             self._face_ev[seat] = ev = _Evidence(first_t=t, last_t=t, votes=Counter([card]))
-            if card is None and self._fresh:
-                ev.soft.add(self._soft_now.get(seat, ()))
+            self._soft_vote(ev.soft, seat, card)
             return
         if self._fresh:
             ev.see(t, card)
-            if card is None:
-                ev.soft.add(self._soft_now.get(seat, ()))
+            self._soft_vote(ev.soft, seat, card)
         else:
             ev.see(t, fresh=False)
         if played > self.row_len[seat] and not self._gathered(seat, played, t):
@@ -569,6 +566,11 @@ class TableTracker:
             return
         k = max(played, self.row_len[seat]) + 1
         self._lay(seat, k, card, ev.first_t, out, votes=ev.votes, soft=ev.soft)
+
+    def _soft_vote(self, soft: _SoftVotes, seat: Seat, card: Card | None) -> None:
+        """A fresh reading that left ``seat``'s face unread adds its candidates."""
+        if card is None and self._fresh:
+            soft.add(self._soft_now.get(seat, ()))
 
     def _gathered(self, seat: Seat, k: int, t: float) -> bool:
         """True when ``seat``'s card of trick ``k``, not yet seen in his row, must have been
