@@ -280,10 +280,9 @@ class IdentityReader:
                     np.stack([whole_card_crop(image, q[todo[j]], self.whole_size) for j in js]),
                     whole=True)
             used: list[tuple[int, ...]] = [main] * len(todo)
-            first = [self._whole_reading(probs[j, WHOLE_CARD], in_deck) if whole[j] else None
-                     for j in range(len(todo))]
-            first = [r if r is not None else self._combine(p[list(main)], main, in_deck, game)
-                     for r, p in zip(first, probs, strict=True)]
+            first = [self._combine(p[list(main)], main, in_deck, game) for p in probs]
+            for j in np.flatnonzero(whole):
+                first[j] = self._with_whole_view(first[j], probs[j, WHOLE_CARD], in_deck)
             again = [j for j, r in enumerate(first) if r.card is None]
             if again:
                 extra = (1, 3)
@@ -304,16 +303,22 @@ class IdentityReader:
                 results[i] = r
         return [r for r in results if r is not None]
 
-    def _whole_reading(self, p: np.ndarray, in_deck: np.ndarray) -> IdentityResult | None:
-        """The card a whole-card view names at ``min_confidence`` or more (deck cards only),
-        else None. It goes before the corners: on generated cards lying alone it read 92 %
-        right against the corners' 84 %, and where both were sure and disagreed, it was
-        right (``models/identity_whole.md``)."""
+    def _with_whole_view(self, corners: IdentityResult, p: np.ndarray,
+                         in_deck: np.ndarray) -> IdentityResult:
+        """A card lying alone: the whole-card view's card when it is sure (``min_confidence``,
+        deck cards only) and the corners are not surer of another; else the corners'
+        reading. On generated cards lying alone the whole view reads small cards far better
+        than their indices (``models/identity_whole.md``)."""
         cards = np.where(in_deck, p, 0.0)
         k = int(np.argmax(cards))
-        if cards[k] < self.min_confidence:
-            return None
-        return IdentityResult(self._cards[k], float(cards[k]), None, VIEW_NAMES[WHOLE_CARD])
+        conf = float(cards[k])
+        if conf < self.min_confidence:
+            return corners
+        if corners.card == self._cards[k]:
+            return replace(corners, confidence=max(conf, corners.confidence))
+        if corners.card is not None and corners.confidence >= conf:
+            return corners  # both sure of different cards: the surer one
+        return IdentityResult(self._cards[k], conf, None, VIEW_NAMES[WHOLE_CARD])
 
     def _blank(self, probs: np.ndarray, hidden: np.ndarray, corners: tuple[int, ...]) -> None:
         """Corners under another card read as "no index" (in place)."""
