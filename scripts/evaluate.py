@@ -13,7 +13,8 @@ with the ground truth:
 - confident-wrong readings (won read as lost or the reverse; ``unknown`` is not wrong);
 - rows with the exact number of cards, cards in the right seat and position;
 - photos whose totals (the reconstruction's result) are all exact;
-- face-up identity accuracy when an identity model is installed;
+- face-up identity accuracy when an identity model is installed: face-up row cards, and the
+  face-up cards of the trick in progress (mid-play scenes);
 - on photos of rows turned face up: tricks of the real play the report gives with every card
   and the winner right, and games fully reconstructed (every trick right).
 
@@ -110,6 +111,12 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str)
         for ti, c in enumerate(cards):
             in_row = c["row_position"] is not None and c["seat"] is not None
             if not in_row:
+                if c["face_up"] and c.get("card"):  # the trick in progress, lying face up
+                    identity["trick_cards"] += 1
+                    seen = reading.cards[m[ti]] if ti in m else None
+                    if seen is not None and seen.card is not None:
+                        identity["trick_right"] += int(str(seen.card) == c["card"])
+                        identity["trick_wrong"] += int(str(seen.card) != c["card"])
                 continue
             stats["row_cards"] += 1
             st["row_cards"] += 1
@@ -206,6 +213,8 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str)
     }
     if identity["face_up_row_cards"]:
         summary["identity_accuracy"] = identity["right"] / identity["face_up_row_cards"]
+    if identity["trick_cards"]:
+        summary["trick_identity_accuracy"] = identity["trick_right"] / identity["trick_cards"]
     if stats["faceup_photos"]:
         summary["faceup_tricks"] = stats["faceup_tricks"]
         summary["faceup_tricks_right"] = stats["faceup_tricks_right"] / stats["faceup_tricks"]
@@ -261,6 +270,12 @@ def markdown(summaries: list[dict]) -> str:
             lines.append(
                 f"- {s['set']}: face-up identity {100 * s['identity_accuracy']:.2f} % of "
                 f"{s['identity']['face_up_row_cards']} face-up row cards"
+            )
+        if "trick_identity_accuracy" in s:
+            lines.append(
+                f"- {s['set']}: the trick in progress: {100 * s['trick_identity_accuracy']:.2f} %"
+                f" of {s['identity']['trick_cards']} face-up cards read right "
+                f"({s['identity']['trick_wrong']} read wrong, the rest unread or not found)"
             )
         if "faceup_tricks" in s:
             lines.append(
