@@ -248,6 +248,8 @@ class IdentityReader:
                 sized.append(i)
         todo: list[int] = []
         batch: list[np.ndarray] = []
+        alone_mask = (np.asarray(alone, bool).reshape(-1) if alone is not None and
+                      self._whole is not None else np.zeros(len(q), bool))
         if sized:
             cut = np.stack([corner_crops(image, q[i], self.input_size) for i in sized])
             for i, crops, sharp in zip(sized, cut, sharpness_of_cards(cut), strict=True):
@@ -271,9 +273,7 @@ class IdentityReader:
             if covered is not None:
                 hidden[:, :4] = np.asarray(covered, bool).reshape(-1, 4)[todo]
             self._blank(probs, hidden, main)
-            whole = np.zeros(len(todo), bool)
-            if self._whole is not None and alone is not None:
-                whole = np.asarray(alone, bool).reshape(-1)[todo]
+            whole = alone_mask[todo]
             if whole.any():
                 js = np.flatnonzero(whole)
                 probs[js, WHOLE_CARD] = self.classify(
@@ -301,6 +301,13 @@ class IdentityReader:
                     first[j] = replace(r, candidates=self._candidates(probs[j][views], in_deck))
             for i, r in zip(todo, first, strict=True):
                 results[i] = r
+        # too blurred for the indices, but lying alone: its pips and picture may still show
+        blurred = [i for i in sized if alone_mask[i] and i not in todo]
+        if blurred:
+            p = self.classify(np.stack([whole_card_crop(image, q[i], self.whole_size)
+                                        for i in blurred]), whole=True)
+            for i, pi in zip(blurred, p, strict=True):
+                results[i] = self._with_whole_view(results[i], pi, in_deck)  # type: ignore[arg-type]
         return [r for r in results if r is not None]
 
     def _with_whole_view(self, corners: IdentityResult, p: np.ndarray,
