@@ -154,13 +154,24 @@ def crop_summary(stats: Counter[tuple[str, str]]) -> dict[str, object]:
     }
 
 
-def _alone(quad: np.ndarray, others: list[np.ndarray], touch: float = 0.03) -> bool:
-    """No other card overlaps ``quad`` by more than ``touch`` of its area."""
+def _alone(card: dict, cards: list[dict], touch: float = 0.03) -> bool:
+    """The card's whole face shows: no other card overlaps it by more than ``touch`` of its
+    area but earlier cards of its own row (under it) - as ``vision.pipeline`` decides."""
     import cv2
 
+    quad = np.asarray(card["quad"], np.float32)
     area = abs(float(cv2.contourArea(quad)))
-    return not any(cv2.intersectConvexConvex(quad, o)[0] > touch * area
-                   for o in others if not np.array_equal(o, quad))
+    for other in cards:
+        if other is card or not other.get("quad"):
+            continue
+        if other.get("seat") and other.get("seat") == card.get("seat") and \
+                other.get("row_position") is not None and card.get("row_position") is not None \
+                and other["row_position"] < card["row_position"]:
+            continue
+        if cv2.intersectConvexConvex(quad, np.asarray(other["quad"], np.float32))[0] > \
+                touch * area:
+            return False
+    return True
 
 
 def evaluate_scenes(reader: IdentityReader, folder: Path) -> Tally:
@@ -181,8 +192,7 @@ def evaluate_scenes(reader: IdentityReader, folder: Path) -> Tally:
         if not cards:
             continue
         quads = np.array([c["quad"] for c in cards], np.float64)
-        others = [np.asarray(c["quad"], np.float32) for c in truth["cards"] if c.get("quad")]
-        alone = np.array([_alone(np.asarray(q, np.float32), others) for q in quads])
+        alone = np.array([_alone(c, truth["cards"]) for c in cards])
         for c, res in zip(cards, reader.read(image, quads, truth.get("game"), alone=alone),
                           strict=True):
             readable = float(c.get("visible_fraction", 1.0)) >= 0.25

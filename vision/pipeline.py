@@ -303,8 +303,9 @@ def _covered_by_later_cards(cards: list[SeenCard], quads: np.ndarray) -> np.ndar
 
 def _lying_alone(face_up: list[SeenCard], cards: list[SeenCard], scale: int = 1,
                  touch: float = 0.03) -> np.ndarray:
-    """(n,) bool: the face-up cards that no other card overlaps by more than ``touch`` of
-    their area (a card alone shows its whole face: pips and picture can be read too)."""
+    """(n,) bool: the face-up cards whose whole face shows - no other card overlaps them by
+    more than ``touch`` of their area, except earlier cards of their own row, which lie
+    under them (so the last card of a face-up row counts). Pips and picture can be read."""
     import cv2
 
     polys = [np.asarray(c.quad, np.float32) / scale for c in cards]
@@ -319,13 +320,19 @@ def _lying_alone(face_up: list[SeenCard], cards: list[SeenCard], scale: int = 1,
         lo, hi = mine.min(axis=0), mine.max(axis=0)
         near = np.flatnonzero((low < hi).all(axis=1) & (lo < high).all(axis=1))
         for j in near:
-            if j == i:
+            if j == i or _lies_under(cards[j], card):
                 continue
             inter, _ = cv2.intersectConvexConvex(mine, polys[j])
             if inter > touch * area:
                 out[n] = False
                 break
     return out
+
+
+def _lies_under(a: SeenCard, b: SeenCard) -> bool:
+    """``a`` is an earlier card of ``b``'s row: the later cards of a row lie on the earlier."""
+    return (a.seat is not None and a.seat == b.seat and a.row_position is not None
+            and b.row_position is not None and a.row_position < b.row_position)
 
 
 def _jpeg_size(buffer: np.ndarray) -> tuple[int, int] | None:

@@ -24,6 +24,9 @@ from vision.synth.faces import FaceStyle, face_mask, render_face
 
 MODEL = Path(__file__).resolve().parents[2] / "models" / "identity.onnx"
 needs_model = pytest.mark.skipif(not MODEL.is_file(), reason="models/identity.onnx not shipped")
+WHOLE_MODEL = MODEL.with_name("identity_whole.onnx")
+needs_whole_model = pytest.mark.skipif(not WHOLE_MODEL.is_file(),
+                                       reason="models/identity_whole.onnx not shipped")
 
 STYLE = FaceStyle(index_height=0.1, stroke=0.14)
 
@@ -319,3 +322,20 @@ def test_sharpness_of_many_cards_is_each_cards_own() -> None:
     assert many[1] == 0.0 and many[2] < many[0]
     # one card's value does not depend on its neighbours in the stack
     assert sharpness_of_cards(crops[2:3])[0] == pytest.approx(many[2], rel=1e-6)
+
+
+@needs_model
+@needs_whole_model
+def test_small_cards_lying_alone_are_read_from_their_whole_face(reader: IdentityReader) -> None:
+    """Cards 27 px wide, their indices 4 px high and a little blurred: the whole face (pips,
+    picture) names them where the corners do not, or misread them."""
+    names = ("D3", "H3", "C8", "S9", "DK", "H6")
+    cards = [Card.from_str(c) for c in names]
+    photo, quads = place([(c, 60 + 80 * i, 260, 25 * i) for i, c in enumerate(cards)],
+                         width=27, blur=0.8)
+    alone = reader.read(photo, quads, alone=np.ones(len(cards), bool))
+    corners = reader.read(photo, quads)
+    assert sum(r.card == c for r, c in zip(alone, cards, strict=True)) >= 5
+    assert all(r.card in (None, c) for r, c in zip(alone, cards, strict=True))
+    assert sum(r.card == c for r, c in zip(alone, cards, strict=True)) > \
+        sum(r.card == c for r, c in zip(corners, cards, strict=True))
