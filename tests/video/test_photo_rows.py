@@ -105,9 +105,6 @@ def test_shipped_identity_model_never_misreads_the_sample_play():
 
 
 @pytest.mark.skipif(not (MODELS / "identity.onnx").exists(), reason="no shipped identity model")
-@pytest.mark.xfail(strict=False, reason="identity model 2 (trained for the detector's imprecise "
-                   "boxes) leaves 4 of the 27 small faces of this video unread on exact boxes: "
-                   "5 of 9 tricks complete, the revoke unproven (model 1: 8 of 9)")
 def test_shipped_identity_model_reads_the_sample_play():
     """Truth rectangles, the shipped identity reader: the play is reproduced (every trick and
     winner; a face the reader leaves unread costs that trick's card only)."""
