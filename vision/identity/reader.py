@@ -19,6 +19,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Literal
 
 import cv2
 import numpy as np
@@ -145,11 +146,14 @@ class IdentityReader:
     """Reads card identities from the quads of face-up cards.
 
     ``min_confidence`` is the probability below which a card is left unread (None with a
-    reason) rather than guessed.
+    reason) rather than guessed. ``whole_model_path``: the whole-card classifier for cards
+    whose whole face shows (``models/identity_whole.onnx``, used by default with the shipped
+    corner model when installed; False: corners only).
     """
 
     def __init__(self, model_path: Path | None = None, *, min_confidence: float = 0.9,
-                 threads: int = 2, whole_model_path: Path | bool | None = None) -> None:
+                 threads: int = 2, whole_model_path: Path | Literal[False] | None = None
+                 ) -> None:
         if not 0.0 < min_confidence <= 1.0:
             raise ValueError(f"min_confidence must be in (0, 1], got {min_confidence}")
         path = Path(model_path) if model_path is not None else _default_model_path()
@@ -171,14 +175,15 @@ class IdentityReader:
         ]
         self.min_confidence = float(min_confidence)
         self.path = path
-        # the whole-card view: the shipped model when installed (None), a given file, or off
+        # the whole-card view: with the shipped corner model, the shipped whole-card model when
+        # it is installed (None); a given file; or off (False)
         self._whole = None
         self.whole_path: Path | None = None
         if whole_model_path is None and model_path is None and \
                 _model_installed(WHOLE_MODEL_NAME):
             whole_model_path = _default_model_path(WHOLE_MODEL_NAME)
-        if whole_model_path not in (None, False, True):
-            wpath = Path(whole_model_path)  # type: ignore[arg-type]
+        if whole_model_path is not None and whole_model_path is not False:
+            wpath = Path(whole_model_path)
             verify_checksum(wpath)
             self._whole = cpu_session(wpath, threads)
             wmeta = self._whole.get_modelmeta().custom_metadata_map
@@ -223,9 +228,9 @@ class IdentityReader:
         ``game`` (bridge, preferans, lhombre) restricts the answers to that game's deck.
         ``covered`` ((n, 4) bool, optional) marks corners known to lie under another card
         (:func:`vision.identity.crops.covered_corners`): they show that card, so they count
-        as showing no index. ``alone`` ((n,) bool, optional) marks cards that no other card
-        touches: with the whole-card model installed, their whole face (pips, picture) is
-        read as a fifth view beside the corners.
+        as showing no index. ``alone`` ((n,) bool, optional) marks cards whose whole face
+        shows: with the whole-card model loaded, such a card is named by its whole face
+        (pips, picture) when that view is sure and the corners are not surer of another.
         """
         image = np.asarray(image)
         if image.ndim not in (2, 3) or image.size == 0:
@@ -281,7 +286,7 @@ class IdentityReader:
                     whole=True)
             used: list[tuple[int, ...]] = [main] * len(todo)
             first = [self._combine(p[list(main)], main, in_deck, game) for p in probs]
-            for j in np.flatnonzero(whole):
+            for j in np.flatnonzero(whole).tolist():
                 first[j] = self._with_whole_view(first[j], probs[j, WHOLE_CARD], in_deck)
             again = [j for j, r in enumerate(first) if r.card is None]
             if again:
@@ -489,7 +494,7 @@ class IdentityReader:
         for k in order[1:]:
             other = int(idx[best_per_corner[k]])
             if other != card_i and best_p[k] >= 0.5:
-                name_a, name_b = VIEW_NAMES[corners[top]], VIEW_NAMES[corners[k]]
+                name_a, name_b = CORNER_NAMES[corners[top]], CORNER_NAMES[corners[k]]
                 return IdentityResult(
                     None, conf,
                     f"corners disagree: {self._cards[card_i]} ({conf:.2f}, {name_a}) "
@@ -498,7 +503,7 @@ class IdentityReader:
         agree = cards[:, best_per_corner[top]]
         combined = float(1.0 - np.prod(1.0 - np.clip(agree, 0.0, 1.0)))
         if combined >= self.min_confidence:
-            return IdentityResult(self._cards[card_i], combined, None, VIEW_NAMES[corners[top]])
+            return IdentityResult(self._cards[card_i], combined, None, CORNER_NAMES[corners[top]])
         # why not? out of deck, no index, or unsure
         full_best = p.max(axis=0)
         j = int(np.argmax(np.where(np.arange(p.shape[1]) == self._none, -1.0, full_best)))
