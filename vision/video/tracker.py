@@ -535,9 +535,9 @@ class TableTracker:
                 card in (p.card, _majority(p)) for k, tr in self.tricks.items()
                 for s, p in tr.plays.items() if s == seat and (k < played or not pending)):
             return  # a card he has already played: a misreading, not a new play
-        last = self.tricks.get(played)
-        if card is not None and last is not None and any(
-                s != seat and card in (p.card, _majority(p)) for s, p in last.plays.items()):
+        last_trick = self.tricks.get(played)
+        if card is not None and last_trick is not None and any(
+                s != seat and card in (p.card, _majority(p)) for s, p in last_trick.plays.items()):
             return  # another player's card of the trick he last played to, being gathered
         if card is not None and played > self.row_len[seat] and \
                 self.tricks[played].plays[seat].card == card:
