@@ -625,3 +625,20 @@ def test_a_card_just_laid_and_counted_in_his_row_too_is_not_turned():
     _show(tracker, t, {E: "S3", N: "S7", S: None}, rows=two_s, times=32)
     assert tracker.row_len[S] == 1 and 2 not in tracker.tricks or \
         S not in tracker.tricks[2].turned
+
+
+def test_a_row_card_seen_since_before_his_last_turn_is_not_his_next_play():
+    """Trick 2 is turned and every row is read a card long from that moment (the turned
+    cards counted twice). The second row card of each player is confirmed; the third, seen
+    since before that, counts only from then on - like any row card without a face, it must
+    last ``unread_wait_s`` (3 s) - so when N leads his C5 3 s after the turn, that is his
+    card of trick 3, and trick 3 is not made up of phantom row cards."""
+    tracker, t = _lhombre_after_first_trick(Contract(trump=Suit.HEARTS, declarer=S))
+    one = {N: ["lost"], E: ["lost"], S: ["won"]}
+    t = _show(tracker, t, {S: "S3"}, {S: "S3", E: "S7"}, {S: "S3", E: "S7", N: "SK"},
+              rows=one, times=12)
+    long = {N: ["lost", "won", "lost"], E: ["lost", "lost", "won"], S: ["won", "lost", "lost"]}
+    t = _show(tracker, t, {}, rows=long, times=26)  # gathered, 3.25 s, every row one too long
+    assert tracker.row_len[N] == 2 and 3 not in tracker.tricks
+    _show(tracker, t, {N: "C5"}, rows=long, times=16)
+    assert tracker.tricks[3].plays[N].card == Card.from_str("C5")

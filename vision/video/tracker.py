@@ -231,6 +231,7 @@ class TableTracker:
         self._row_ev: dict[tuple[Seat, int], _Evidence] = {}
         self._face_ev: dict[Seat, _Evidence] = {}
         self._row_read: dict[Seat, tuple[float, int]] = {}  # last fresh reading: (t, length)
+        self._row_grew_t: dict[Seat, float] = {}  # when his row's last card was confirmed
         self._short_alerted: dict[Seat, int] = {}  # cards missing from a row, already alerted
         self._emitted: set[tuple] = set()
         self._empty_since: float | None = None
@@ -415,10 +416,16 @@ class TableTracker:
                 break  # nobody turns his card before the trick is complete
             pending = self.tricks.get(pos)
             if self.faces_read and (pending is None or seat not in pending.plays) and \
-                    seat not in self._face_ev and ev.last_t - ev.first_t < self.unread_wait_s:
-                # faces are seen here, yet his card of that trick never was: a row card
-                # without one must last longer before it stands for a play
-                break
+                    seat not in self._face_ev:
+                if ev.first_t < self._row_grew_t.get(seat, -math.inf):
+                    # seen since before his row's last card was confirmed: a card counted
+                    # twice then, not his card of a trick played since - start it afresh
+                    ev.first_t, ev.n = t, 1
+                    break
+                if ev.last_t - ev.first_t < self.unread_wait_s:
+                    # faces are seen here, yet his card of that trick never was: a row card
+                    # without one must last longer before it stands for a play
+                    break
             play = pending.plays.get(seat) if pending is not None else None
             if play is not None and face is not _UNSET and face is not None and \
                     face == _majority(play):
@@ -434,6 +441,7 @@ class TableTracker:
             orientation = best if isinstance(best, Orientation) else Orientation.UNKNOWN
             del self._row_ev[(seat, pos)]
             self.row_len[seat] = pos
+            self._row_grew_t[seat] = t
             self._on_turned(seat, pos, orientation, ev.first_t, t, out)
 
     def _without_inserted_card(self, seat: Seat, length: int, orients: dict[int, Orientation]
