@@ -642,3 +642,17 @@ def test_a_row_card_seen_since_before_his_last_turn_is_not_his_next_play():
     assert tracker.row_len[N] == 2 and 3 not in tracker.tricks
     _show(tracker, t, {N: "C5"}, rows=long, times=16)
     assert tracker.tricks[3].plays[N].card == Card.from_str("C5")
+
+
+def test_a_card_another_player_played_to_a_turned_trick_is_not_read_again_as_a_new_play():
+    """One deck: E's D5, read the same way all through trick 1, cannot be N's card of trick
+    3 - a face read as D5 at N's place is a misreading, and N's card is the one read next."""
+    tracker, t = _lhombre_after_first_trick(Contract(trump=Suit.HEARTS, declarer=S))
+    one = {N: ["lost"], E: ["lost"], S: ["won"]}
+    t = _show(tracker, t, {S: "S3"}, {S: "S3", E: "S7"}, {S: "S3", E: "S7", N: "SK"},
+              rows=one, times=12)
+    two = {N: ["lost", "won"], E: ["lost", "lost"], S: ["won", "lost"]}
+    t = _show(tracker, t, {}, rows=two, times=12)
+    t = _show(tracker, t, {N: "D5"}, rows=two, times=12)  # N's new card misread as D5
+    _show(tracker, t, {N: "C5"}, rows=two, times=12)
+    assert tracker.tricks[3].plays[N].card == Card.from_str("C5")

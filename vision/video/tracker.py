@@ -547,6 +547,13 @@ class TableTracker:
         if card is not None and last_trick is not None and any(
                 s != seat and card in (p.card, _majority(p)) for s, p in last_trick.plays.items()):
             return  # another player's card of the trick he last played to, being gathered
+        if card is not None and any(
+                _majority(p) == card and p.votes.get(card, 0) >= 2 and len(p.votes) == 1
+                for tr in self.tricks.values() if tr.turned_done
+                for s, p in tr.plays.items() if s != seat):
+            # one deck: a card another player played to a trick already turned, read the
+            # same way every time then, is a misreading here (or that card in passing)
+            return
         if card is not None and played > self.row_len[seat] and \
                 self.tricks[played].plays[seat].card == card:
             return
