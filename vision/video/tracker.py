@@ -242,8 +242,6 @@ class TableTracker:
             self.trumps = list(self.game.trump_candidates())
         self.last_t = -math.inf
         self._fresh = True
-        #: candidates of the faces this reading could not name, per seat
-        self._soft_now: dict[Seat, tuple[tuple[Card, float], ...]] = {}
 
     def _trick(self, k: int) -> _TrickState:
         if k not in self.tricks:
@@ -288,7 +286,7 @@ class TableTracker:
         out: list[Event] = []
         self._fresh = fresh
         self.last_t = max(self.last_t, t)
-        faceup, rows = self._extract(reading)
+        faceup, rows, unsure = self._extract(reading)
         if not self.faces_read and any(c is not None for c in faceup.values()):
             self.faces_read = True  # faces are being read here: worth waiting for unread ones
         if self._check_new_deal(faceup, rows, t, out):
@@ -299,7 +297,7 @@ class TableTracker:
             self._see_row(seat, length, orients, t, out, faceup.get(seat, _UNSET))
         for seat in SEATS:
             if seat in faceup:
-                self._see_faceup(seat, faceup[seat], t, out)
+                self._see_faceup(seat, faceup[seat], t, out, unsure.get(seat, ()))
             else:
                 ev = self._face_ev.get(seat)
                 if ev is not None and t - ev.last_t > self.forget_s:
@@ -311,21 +309,27 @@ class TableTracker:
 
     def _extract(self, reading: TableReading
                  ) -> tuple[dict[Seat, Card | None],
-                            dict[Seat, tuple[int, dict[int, Orientation]]]]:
+                            dict[Seat, tuple[int, dict[int, Orientation]]],
+                            dict[Seat, tuple[tuple[Card, float], ...]]]:
+        """Per seat: the face-up card (None: not read for sure), the row (length and
+        orientations by position), and for a face not read the reader's candidates."""
         faceup: dict[Seat, Card | None] = {}
-        self._soft_now = {}
+        unsure: dict[Seat, tuple[tuple[Card, float], ...]] = {}
+
+        def see_face(seat: Seat, sc: SeenCard) -> None:
+            card = sc.card if (sc.card is not None
+                               and sc.card_confidence >= self.min_card_confidence) else None
+            faceup[seat] = card if card is None or self.game.in_deck(card) else None
+            if faceup[seat] is None:
+                unsure[seat] = tuple((c, p) for c, p in sc.card_candidates
+                                     if self.game.in_deck(c))
+
         for seat, sc in reading.current_trick.items():
             if seat is None or not sc.face_up:
                 continue
             if self.seats is not None and seat not in self.seats:
                 continue
-            card = sc.card if (sc.card is not None
-                               and sc.card_confidence >= self.min_card_confidence) else None
-            if card is not None and not self.game.in_deck(card):
-                card = None
-            faceup[seat] = card
-            if card is None:
-                self._soft_now[seat] = self._deck_candidates(sc)
+            see_face(seat, sc)
         rows: dict[Seat, tuple[int, dict[int, Orientation]]] = {}
         for seat, cards in reading.rows.items():
             if self.seats is not None and seat not in self.seats:
@@ -342,22 +346,14 @@ class TableTracker:
                     # player's card of the trick in progress (a photo reader that sees no
                     # face-down card at all takes the first trick for face-up rows).
                     if seat not in faceup and (self.seats is None or seat in self.seats):
-                        card = sc.card if (sc.card is not None and sc.card_confidence
-                                           >= self.min_card_confidence) else None
-                        faceup[seat] = card if card is None or self.game.in_deck(card) else None
-                        if faceup[seat] is None:
-                            self._soft_now[seat] = self._deck_candidates(sc)
+                        see_face(seat, sc)
                     continue
                 down += 1
                 pos = down if renumber or sc.row_position is None else sc.row_position
                 orients[pos] = sc.orientation
             length = max(orients, default=0)
             rows[seat] = (length, orients)
-        return faceup, rows
-
-    def _deck_candidates(self, sc: SeenCard) -> tuple[tuple[Card, float], ...]:
-        """What the reader hesitated between for an unread face, within the game's deck."""
-        return tuple((c, p) for c, p in sc.card_candidates if self.game.in_deck(c))
+        return faceup, rows, unsure
 
     # ------------------------------------------------------------------ new deal
     def _check_new_deal(self, faceup: dict, rows: dict, t: float, out: list[Event]) -> bool:
@@ -518,7 +514,8 @@ class TableTracker:
                             f"{max(others)}")
 
     # ------------------------------------------------------------------ face-up cards
-    def _see_faceup(self, seat: Seat, card: Card | None, t: float, out: list[Event]) -> None:
+    def _see_faceup(self, seat: Seat, card: Card | None, t: float, out: list[Event],
+                    candidates: Sequence[tuple[Card, float]] = ()) -> None:
         played = self.plays_of(seat)
         if played > self.row_len[seat]:
             # His last card is not turned yet: this is most likely that card, seen again; its
@@ -529,7 +526,7 @@ class TableTracker:
                 last.last_seen = max(last.last_seen, t)
             # another identity read where his card lay a moment ago is that card misread; one
             # read after it has been out of sight a while is his next card, not a vote
-            self._soft_vote(last.soft, seat, card)
+            self._soft_vote(last.soft, card, candidates)
             if card is not None and self._fresh and \
                     (same or t - last.last_seen <= _SAME_CARD_GAP_S):
                 last.votes[card] += 1
@@ -538,33 +535,19 @@ class TableTracker:
                     self._check_revokes(seat, t, out)
             if card is None or last.card is None or card == last.card:
                 return
-        pending = played > self.row_len[seat]
-        if card is not None and any(
-                card in (p.card, _majority(p)) for k, tr in self.tricks.items()
-                for s, p in tr.plays.items() if s == seat and (k < played or not pending)):
-            return  # a card he has already played: a misreading, not a new play
-        last_trick = self.tricks.get(played)
-        if card is not None and last_trick is not None and any(
-                s != seat and card in (p.card, _majority(p)) for s, p in last_trick.plays.items()):
-            return  # another player's card of the trick he last played to, being gathered
-        if card is not None and any(
-                _majority(p) == card and p.votes.get(card, 0) >= 2 and len(p.votes) == 1
-                for tr in self.tricks.values() if tr.turned_done
-                for s, p in tr.plays.items() if s != seat):
-            # one deck: a card another player played to a trick already turned, read the
-            # same way every time then, is a misreading here (or that card in passing)
-            return
+        if card is not None and self._played_before(seat, card, played):
+            return  # a misreading, or a played card seen in passing: not a new play
         if card is not None and played > self.row_len[seat] and \
                 self.tricks[played].plays[seat].card == card:
             return
         ev = self._face_ev.get(seat)
         if ev is None:
             self._face_ev[seat] = ev = _Evidence(first_t=t, last_t=t, votes=Counter([card]))
-            self._soft_vote(ev.soft, seat, card)
+            self._soft_vote(ev.soft, card, candidates)
             return
         if self._fresh:
             ev.see(t, card)
-            self._soft_vote(ev.soft, seat, card)
+            self._soft_vote(ev.soft, card, candidates)
         else:
             ev.see(t, fresh=False)
         if played > self.row_len[seat] and not self._gathered(seat, played, t):
@@ -582,10 +565,30 @@ class TableTracker:
         k = max(played, self.row_len[seat]) + 1
         self._lay(seat, k, card, ev.first_t, out, votes=ev.votes, soft=ev.soft)
 
-    def _soft_vote(self, soft: _SoftVotes, seat: Seat, card: Card | None) -> None:
-        """A fresh reading that left ``seat``'s face unread adds its candidates."""
+    def _played_before(self, seat: Seat, card: Card, played: int) -> bool:
+        """True when ``card``, newly seen at ``seat`` (whose last play is to trick
+        ``played``), is a card already played: by him before (his card still pending counts
+        only as itself); by another player to the trick he last played to (being gathered);
+        or - one deck - by another player to a trick already turned, read the same way every
+        time then (a misreading here, or that card in passing)."""
+        pending = played > self.row_len[seat]
+        for k, tr in self.tricks.items():
+            for s, p in tr.plays.items():
+                if s == seat:
+                    if (k < played or not pending) and card in (p.card, _majority(p)):
+                        return True
+                elif k == played and card in (p.card, _majority(p)):
+                    return True
+                elif tr.turned_done and _majority(p) == card and len(p.votes) == 1 \
+                        and p.votes[card] >= 2:
+                    return True
+        return False
+
+    def _soft_vote(self, soft: _SoftVotes, card: Card | None,
+                   candidates: Sequence[tuple[Card, float]]) -> None:
+        """A fresh reading that left the face unread adds its candidates."""
         if card is None and self._fresh:
-            soft.add(self._soft_now.get(seat, ()))
+            soft.add(candidates)
 
     def _gathered(self, seat: Seat, k: int, t: float) -> bool:
         """True when ``seat``'s card of trick ``k``, not yet seen in his row, must have been
