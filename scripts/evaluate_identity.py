@@ -154,24 +154,18 @@ def crop_summary(stats: Counter[tuple[str, str]]) -> dict[str, object]:
     }
 
 
-def _alone(card: dict, cards: list[dict], touch: float = 0.03) -> bool:
-    """The card's whole face shows: no other card overlaps it by more than ``touch`` of its
-    area but earlier cards of its own row (under it) - as ``vision.pipeline`` decides."""
-    import cv2
+def _alone(cards: list[dict], all_cards: list[dict]) -> np.ndarray:
+    """Which of the truth's face-up ``cards`` show their whole face, by the pipeline's own
+    rule (:func:`vision.pipeline.cards_lying_alone`)."""
+    from vision.pipeline import cards_lying_alone
+    from vision.seats import Seat
+    from vision.table.reading import SeenCard
 
-    quad = np.asarray(card["quad"], np.float32)
-    area = abs(float(cv2.contourArea(quad)))
-    for other in cards:
-        if other is card or not other.get("quad"):
-            continue
-        if other.get("seat") and other.get("seat") == card.get("seat") and \
-                other.get("row_position") is not None and card.get("row_position") is not None \
-                and other["row_position"] < card["row_position"]:
-            continue
-        if cv2.intersectConvexConvex(quad, np.asarray(other["quad"], np.float32))[0] > \
-                touch * area:
-            return False
-    return True
+    seen = {id(c): SeenCard(quad=np.asarray(c["quad"], np.float32), face_up=bool(c.get("face_up")),
+                            confidence=1.0, seat=Seat[c["seat"]] if c.get("seat") else None,
+                            row_position=c.get("row_position"))
+            for c in all_cards if c.get("quad")}
+    return cards_lying_alone([seen[id(c)] for c in cards], list(seen.values()))
 
 
 def evaluate_scenes(reader: IdentityReader, folder: Path) -> Tally:
@@ -192,7 +186,7 @@ def evaluate_scenes(reader: IdentityReader, folder: Path) -> Tally:
         if not cards:
             continue
         quads = np.array([c["quad"] for c in cards], np.float64)
-        alone = np.array([_alone(c, truth["cards"]) for c in cards])
+        alone = _alone(cards, truth["cards"])
         for c, res in zip(cards, reader.read(image, quads, truth.get("game"), alone=alone),
                           strict=True):
             readable = float(c.get("visible_fraction", 1.0)) >= 0.25

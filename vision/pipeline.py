@@ -213,7 +213,7 @@ class PhotoAnalyzer:
         quads = np.stack([c.quad for c in face_up]) / scale
         game = self.game or "bridge"
         covered = _covered_by_later_cards(face_up, quads)
-        alone = _lying_alone(face_up, reading.cards, scale)
+        alone = cards_lying_alone(face_up, reading.cards, scale)
         try:
             results = reader.read(image, quads, game, covered=covered, alone=alone)
         except TrickvisionError as exc:
@@ -301,7 +301,7 @@ def _covered_by_later_cards(cards: list[SeenCard], quads: np.ndarray) -> np.ndar
     return out
 
 
-def _lying_alone(face_up: list[SeenCard], cards: list[SeenCard], scale: int = 1,
+def cards_lying_alone(face_up: list[SeenCard], cards: list[SeenCard], scale: int = 1,
                  touch: float = 0.03) -> np.ndarray:
     """(n,) bool: the face-up cards whose whole face shows - no other card overlaps them by
     more than ``touch`` of their area, except earlier cards of their own row, which lie
@@ -314,8 +314,8 @@ def _lying_alone(face_up: list[SeenCard], cards: list[SeenCard], scale: int = 1,
     low = np.array([p.min(axis=0) for p in polys]) if polys else np.zeros((0, 2))
     high = np.array([p.max(axis=0) for p in polys]) if polys else np.zeros((0, 2))
     for n, card in enumerate(face_up):
-        i = index.get(id(card))
-        mine = np.asarray(card.quad, np.float32) / scale if i is None else polys[i]
+        i = index[id(card)]  # face_up is a subset of cards
+        mine = polys[i]
         area = abs(float(cv2.contourArea(mine)))
         lo, hi = mine.min(axis=0), mine.max(axis=0)
         near = np.flatnonzero((low < hi).all(axis=1) & (lo < high).all(axis=1))

@@ -299,10 +299,10 @@ def test_game_is_guessed_from_rows_and_noted():
     assert analyzer.analyze(image)[1].game == "bridge"
 
 
-def test_cards_lying_alone_are_those_no_other_card_overlaps() -> None:
+def test_cardscards_lying_alone_are_those_no_other_card_overlaps() -> None:
     """Only a face-up card nothing touches is read from its whole face; a card of an
     overlapping row, or one a face-down card half covers, is not."""
-    from vision.pipeline import _lying_alone
+    from vision.pipeline import cards_lying_alone
     from vision.seats import Seat
     from vision.table.reading import SeenCard
 
@@ -316,10 +316,10 @@ def test_cards_lying_alone_are_those_no_other_card_overlaps() -> None:
     touching = card(139, 0, face_up=False)  # overlaps ``edge`` by a sliver (1 px of 40)
     cards = [alone, row_a, row_b, under, on_top, edge, touching]
     face_up = [c for c in cards if c.face_up]
-    assert _lying_alone(face_up, cards).tolist() == [True, False, False, False, True]
+    assert cards_lying_alone(face_up, cards).tolist() == [True, False, False, False, True]
     # the same with the image read at half size (quads in detector pixels, twice as large)
-    assert _lying_alone(face_up, cards, scale=2).tolist() == [True, False, False, False, True]
+    assert cards_lying_alone(face_up, cards, scale=2).tolist() == [True, False, False, False, True]
     # in a face-up row the later card lies on the earlier one: its whole face shows
     for pos, c in enumerate((row_a, row_b), start=1):
         c.seat, c.row_position = Seat.S, pos
-    assert _lying_alone(face_up, cards).tolist() == [True, False, True, False, True]
+    assert cards_lying_alone(face_up, cards).tolist() == [True, False, True, False, True]

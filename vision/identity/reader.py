@@ -35,7 +35,7 @@ from vision.identity.crops import (
     to_tensor,
     whole_card_crop,
 )
-from vision.models import cpu_session
+from vision.models import cpu_session, model_exists
 from vision.models import verify_checksum as verify_model_checksum
 
 MODEL_NAME = "identity"
@@ -107,15 +107,6 @@ def deck_for(game: str | None) -> tuple[Card, ...]:
     return _DECKS[key]
 
 
-def _model_installed(name: str) -> bool:
-    try:
-        from vision.models import model_exists
-
-        return bool(model_exists(name))
-    except ImportError:  # pragma: no cover
-        return False
-
-
 def _default_model_path(name: str = MODEL_NAME) -> Path:
     try:
         from vision.models import model_path
@@ -180,7 +171,7 @@ class IdentityReader:
         self._whole = None
         self.whole_path: Path | None = None
         if whole_model_path is None and model_path is None and \
-                _model_installed(WHOLE_MODEL_NAME):
+                model_exists(WHOLE_MODEL_NAME):
             whole_model_path = _default_model_path(WHOLE_MODEL_NAME)
         if whole_model_path is not None and whole_model_path is not False:
             wpath = Path(whole_model_path)
