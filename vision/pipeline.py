@@ -213,7 +213,9 @@ class PhotoAnalyzer:
         quads = np.stack([c.quad for c in face_up]) / scale
         game = self.game or "bridge"
         covered = _covered_by_later_cards(face_up, quads)
-        alone = cards_lying_alone(face_up, reading.cards, scale)
+        # only a reader with the whole-card view has a use for it
+        alone = (cards_lying_alone(face_up, reading.cards, scale)
+                 if getattr(reader, "whole_path", None) is not None else None)
         try:
             results = reader.read(image, quads, game, covered=covered, alone=alone)
         except TrickvisionError as exc:
