@@ -66,7 +66,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=None, help="write the results as JSON here")
     args = parser.parse_args(argv)
 
-    from vision.detect.obb import letterbox, to_blob
     from vision.detect.onnx_detector import CardDetector
     from vision.pipeline import PhotoAnalyzer, full_report_dict
 
@@ -80,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         assert ok
         data = jpeg.tobytes()
-        blob = to_blob(letterbox(image, detector.imgsz)[0])
+        blob = detector.prepare(image)[0]
 
         def end_to_end(data: bytes = data) -> None:
             reading, report = analyzer.analyze(data)  # decodes the JPEG bytes itself

@@ -3,10 +3,12 @@
     /work/trainenv/bin/python scripts/export.py /work/runs/detector/train/weights/best.pt \
         --name detector --imgsz 640
 
-Writes ``models/<name>.onnx`` (opset 18, simplified with onnxslim), ``models/<name>.sha256``
-(the checksum ``vision.models`` verifies before loading) and fills the command lines of the
-model card ``models/<name>.md`` between its ``<!-- commands -->`` markers, so the card always
-says how the shipped file was made.
+With ``--dynamic`` the network takes any height and width (multiples of 32): the detector
+then letterboxes each image at its own aspect instead of into a square (a 16:9 frame costs
+640 x 384 instead of 640 x 640). Writes ``models/<name>.onnx`` (opset 18, simplified with
+onnxslim), ``models/<name>.sha256`` (the checksum ``vision.models`` verifies before loading)
+and fills the command lines of the model card ``models/<name>.md`` between its
+``<!-- commands -->`` markers, so the card always says how the shipped file was made.
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ def export_model(
     imgsz: int = 640,
     train_command: str | None = None,
     data_yaml: Path | None = None,
+    dynamic: bool = False,
 ) -> Path:
     """Export ``weights`` to ``models_dir/<name>.onnx``; returns the shipped path."""
     os.environ.setdefault("YOLO_OFFLINE", "1")
@@ -67,7 +70,8 @@ def export_model(
 
     model = YOLO(str(weights))
     exported = Path(
-        model.export(format="onnx", opset=18, simplify=True, imgsz=imgsz, dynamic=False)
+        model.export(format="onnx", opset=18, simplify=True, imgsz=imgsz, dynamic=dynamic,
+                     batch=1)
     )
     models_dir.mkdir(parents=True, exist_ok=True)
     target = models_dir / f"{name}.onnx"
@@ -88,6 +92,7 @@ def export_model(
                 name,
                 "--imgsz",
                 str(imgsz),
+                *(["--dynamic"] if dynamic else []),
             ]
         )
     )
@@ -106,13 +111,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--imgsz", type=int, default=640)
     parser.add_argument("--models-dir", type=Path, default=REPO / "models")
     parser.add_argument("--train-command", default=None)
+    parser.add_argument("--dynamic", action="store_true",
+                        help="any input height and width (the detector keeps each image's aspect)")
     args = parser.parse_args(argv)
     if not args.weights.exists():
         print(f"export: no such weights file: {args.weights}", file=sys.stderr)
         return 2
     export_model(
         args.weights, args.models_dir, name=args.name, imgsz=args.imgsz,
-        train_command=args.train_command,
+        train_command=args.train_command, dynamic=args.dynamic,
     )
     return 0
 

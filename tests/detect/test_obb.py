@@ -35,6 +35,23 @@ def test_letterbox_round_trip_and_padding():
     assert padded[int(y), int(x)].max() > 200  # the white patch landed where mapped
 
 
+def test_letterbox_with_a_stride_keeps_the_aspect_and_pads_to_its_multiple():
+    image = np.zeros((1080, 1920, 3), dtype=np.uint8)
+    image[500:520, 900:960] = 255
+    padded, box = letterbox(image, 640, stride=32)
+    assert padded.shape == (384, 640, 3)  # 360 rows of picture, padded to 384, not 640
+    assert (box.width, box.height) == (640, 384)
+    assert box.scale == pytest.approx(1 / 3)  # the cards keep the size the square gives them
+    assert (box.pad_x, box.pad_y) == (0, 12)
+    points = np.array([[0.0, 0.0], [1919.0, 1079.0], [930.0, 510.0]])
+    np.testing.assert_allclose(box.to_image(box.to_input(points)), points)
+    x, y = box.to_input(np.array([930.0, 510.0]))
+    assert padded[int(y), int(x)].max() > 200
+    # a portrait photo: the other side is padded, each dimension a multiple of the stride
+    tall, tall_box = letterbox(np.zeros((1000, 333, 3), dtype=np.uint8), 640, stride=32)
+    assert tall.shape == (640, 224, 3) and tall_box.pad_x == 5  # 213 px of picture
+
+
 def test_to_blob_is_rgb_chw_unit_range():
     img = np.zeros((4, 4, 3), dtype=np.uint8)
     img[..., 0] = 255  # blue in BGR

@@ -1,10 +1,11 @@
 """Pre- and post-processing of the oriented-box detector: letterbox, decoding, rotated NMS.
 
-The exported yolo11n-obb ONNX model takes one letterboxed RGB image (1, 3, S, S) in [0, 1]
-and returns (1, 4 + C + 1, A): for each of A anchors the box centre and size (cx, cy, w, h in
-input pixels), C class probabilities (already passed through a sigmoid) and the rotation angle
-in radians (w lies along the angle). Everything here is plain numpy so the runtime needs no
-torch.
+The exported yolo11n-obb ONNX model takes one letterboxed RGB image (1, 3, H, W) in [0, 1] -
+square for a model exported at a fixed size, the image's own aspect padded to a multiple of
+the stride for one exported with dynamic height and width - and returns (1, 4 + C + 1, A):
+for each of A anchors the box centre and size (cx, cy, w, h in input pixels), C class
+probabilities (already passed through a sigmoid) and the rotation angle in radians (w lies
+along the angle). Everything here is plain numpy so the runtime needs no torch.
 """
 
 from __future__ import annotations
@@ -22,12 +23,15 @@ PAD_VALUE = 114
 
 @dataclass(frozen=True)
 class Letterbox:
-    """How an image was scaled and padded into the square network input."""
+    """How an image was scaled and padded into the network input (``size`` is its long side,
+    ``width`` x ``height`` the input itself; 0 means square)."""
 
     scale: float
     pad_x: int
     pad_y: int
     size: int
+    width: int = 0
+    height: int = 0
 
     def to_image(self, points: np.ndarray) -> np.ndarray:
         """Map (..., 2) network-input coordinates back to the original image."""
@@ -52,8 +56,12 @@ class Letterbox:
         return out
 
 
-def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
-    """Scale ``image`` (H, W, 3) to fit ``size`` x ``size`` keeping its aspect, pad centred."""
+def letterbox(image: np.ndarray, size: int, stride: int | None = None
+              ) -> tuple[np.ndarray, Letterbox]:
+    """Scale ``image`` (H, W, 3) so its long side is ``size``, keeping its aspect, and pad it
+    centred: to ``size`` x ``size``, or with ``stride`` only up to the next multiple of it (a
+    16:9 frame becomes 640 x 384 instead of 640 x 640 - 40 % less work for a model that
+    takes any input size; the cards keep the same size in pixels)."""
     if image.ndim != 3 or image.shape[2] != 3:
         raise ValueError(f"expected an (H, W, 3) image, got shape {image.shape}")
     h, w = image.shape[:2]
@@ -66,17 +74,22 @@ def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
         resized = cv2.resize(image, (new_w, new_h), interpolation=interpolation)
     else:
         resized = image
-    dw, dh = (size - new_w) / 2, (size - new_h) / 2
+    if stride:
+        out_w, out_h = (-(-n // stride) * stride for n in (new_w, new_h))
+    else:
+        out_w = out_h = size
+    dw, dh = (out_w - new_w) / 2, (out_h - new_h) / 2
     top, left = int(round(dh - 0.1)), int(round(dw - 0.1))
-    bottom, right = size - new_h - top, size - new_w - left
+    bottom, right = out_h - new_h - top, out_w - new_w - left
     padded = cv2.copyMakeBorder(
         resized, top, bottom, left, right, cv2.BORDER_CONSTANT, value=(PAD_VALUE,) * 3
     )
-    return padded, Letterbox(scale=scale, pad_x=left, pad_y=top, size=size)
+    return padded, Letterbox(scale=scale, pad_x=left, pad_y=top, size=size, width=out_w,
+                             height=out_h)
 
 
 def to_blob(padded_bgr: np.ndarray) -> np.ndarray:
-    """(S, S, 3) BGR uint8 -> (1, 3, S, S) RGB float32 in [0, 1]."""
+    """(H, W, 3) BGR uint8 -> (1, 3, H, W) RGB float32 in [0, 1]."""
     rgb = padded_bgr[:, :, ::-1]
     return np.ascontiguousarray(rgb.transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
 

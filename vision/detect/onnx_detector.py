@@ -33,7 +33,10 @@ class CardDetector:
     """Finds cards (classes card_down / card_up) in one image.
 
     ``conf`` is the lowest class score kept, ``iou`` the overlap (probiou) above which the
-    weaker of two boxes is dropped, ``imgsz`` the square input size (default: the model's).
+    weaker of two boxes is dropped, ``imgsz`` the input's long side (default: the model's). A
+    model exported with dynamic height and width gets each image at its own aspect, padded
+    only to a multiple of the stride (:func:`vision.detect.obb.letterbox`); a fixed-size one
+    gets it padded to a square.
     ``axis`` is the second look at each box (:mod:`vision.detect.axis`): ``None`` uses the
     shipped ``card_axis`` model when it is installed, ``False`` trusts the detector's boxes.
     With it, the detector's boxes are first thinned only loosely (``candidate_iou``) - a box
@@ -74,6 +77,8 @@ class CardDetector:
         if model_size is None and "imgsz" in meta:
             model_size = int(ast.literal_eval(meta["imgsz"])[0])
         self.imgsz = int(imgsz or model_size or 640)
+        dynamic = not isinstance(inp.shape[2], int) and not isinstance(inp.shape[3], int)
+        self.stride: int | None = int(meta.get("stride", 32)) if dynamic else None
         if model_size is not None and imgsz is not None and imgsz != model_size:
             raise ValueError(f"this model takes {model_size} px input; imgsz={imgsz} given")
         default_names = {0: "card_down", 1: "card_up"}
@@ -97,13 +102,18 @@ class CardDetector:
         self.ghost_check = ghost_check
 
     def infer(self, blob: np.ndarray) -> np.ndarray:
-        """The bare network: (1, 3, S, S) float32 -> raw output."""
+        """The bare network: (1, 3, H, W) float32 -> raw output."""
         return self.session.run(None, {self.input_name: blob})[0]
+
+    def prepare(self, image: np.ndarray) -> tuple[np.ndarray, Letterbox]:
+        """The network input for a BGR image, and how the image was fitted into it."""
+        padded, box = letterbox(image, self.imgsz, self.stride)
+        return to_blob(padded), box
 
     def candidates(self, image: np.ndarray, iou: float) -> tuple[RawBoxes, Letterbox]:
         """Boxes above ``conf`` after rotated NMS at ``iou``, in network-input pixels."""
-        padded, box = letterbox(image, self.imgsz)
-        raw = decode(self.infer(to_blob(padded)), self.num_classes, self.conf)
+        blob, box = self.prepare(image)
+        raw = decode(self.infer(blob), self.num_classes, self.conf)
         if len(raw.score):
             keep = rotated_nms(raw.xywhr, raw.score, iou, self.max_det)
             raw = RawBoxes(
