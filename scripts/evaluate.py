@@ -275,7 +275,7 @@ def markdown(summaries: list[dict]) -> str:
             lines.append(
                 f"- {s['set']}: the trick in progress: {100 * s['trick_identity_accuracy']:.2f} %"
                 f" of {s['identity']['trick_cards']} face-up cards read right "
-                f"({s['identity']['trick_wrong']} read wrong, the rest unread or not found)"
+                f"({s['identity'].get('trick_wrong', 0)} read wrong, the rest unread or not found)"
             )
         if "faceup_tricks" in s:
             lines.append(

@@ -3,6 +3,8 @@
     /work/trainenv/bin/python scripts/quantize.py card_axis \
         /work/runs/axis-models-v3/card_axis.onnx --val /work/data/axis-big/val
     /work/trainenv/bin/python scripts/quantize.py identity /work/runs/identity-float.onnx
+    /work/trainenv/bin/python scripts/quantize.py detector_video \
+        /work/runs/recovered/detector_video-dynamic.onnx --frames /work/data/det-video-calib
 
 Both classifiers run on many crops per photo - the second look on every candidate box (about
 100 for a full bridge table), the identity reader on two or four corners of every face-up card
@@ -10,11 +12,16 @@ Both classifiers run on many crops per photo - the second look on every candidat
 run 2-3x faster on the CPU. Calibration uses the crops each model sees at inference, cut by
 the same code: for ``card_axis`` the shipped detector's candidates on renderer scenes from
 the classifier's own training seeds (5e9 + i, ``axis_crops``); for ``identity`` generated
-card photos (``vision.identity.synth``, training styles, seed 123). Before anything is
-written the quantized model is measured against the float one: ``card_axis`` on held-out
-validation crops (``--val``, the ``.npz`` files of ``train_axis.py``), ``identity`` on 4,000
-freshly generated crops (seed 789). Writes ``models/<name>.onnx`` (or ``--out``) and its
-``.sha256``.
+card photos (``vision.identity.synth``, training styles, seed 123); for ``detector_video``
+(the fixed camera's detector, which runs on every analysed frame) the training frames of
+``--frames`` (``trickvision synth --format video-obb``: its ``train`` images calibrate, its
+``val`` images compare), letterboxed as the detector does. The head's decoding (anchors, box
+distances, angles, sigmoids) stays in floats; its convolutions and everything before them are
+8-bit. Before anything is written the quantized model is measured against the float one:
+``card_axis`` on held-out validation crops (``--val``, the ``.npz`` files of
+``train_axis.py``), ``identity`` on 4,000 freshly generated crops (seed 789),
+``detector_video`` on the ``val`` frames (boxes found by both). Writes ``models/<name>.onnx``
+(or ``--out``) and its ``.sha256``.
 
 Needs the ``train`` extra (``onnx``; ``onnxruntime.quantization`` comes with onnxruntime).
 """
@@ -61,7 +68,60 @@ def axis_calibration(n_scenes: int) -> list[np.ndarray]:
     return [crops[i : i + 64] for i in range(0, len(crops) - 63, 64)]
 
 
-def quantize(source: Path, target: Path, blobs: list[np.ndarray]) -> None:
+def _frames(folder: Path) -> list[np.ndarray]:
+    import cv2
+
+    paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".png"))
+    if not paths:
+        raise SystemExit(f"quantize: no frames (.jpg, .png) in {folder}")
+    return [cv2.imread(str(p)) for p in paths]
+
+
+def detector_blobs(model: Path, folder: Path) -> list[np.ndarray]:
+    """The frames of ``folder`` as ``model``'s detector feeds them to the network."""
+    from vision.detect.onnx_detector import CardDetector
+
+    detector = CardDetector(model, axis=False)
+    return [detector.prepare(image)[0] for image in _frames(folder)]
+
+
+def head_decoding(model: Path) -> list[str]:
+    """Nodes of the detection head after its convolutions (kept in floats: box distances and
+    anchor arithmetic lose too much in 8 bits)."""
+    import onnx
+
+    graph = onnx.load(str(model)).graph
+    head = sorted({n.name.split("/")[1] for n in graph.node if n.name.startswith("/model.")},
+                  key=lambda name: int(name.split(".")[1]))[-1]
+    convs = ("/cv2.", "/cv3.", "/cv4.")
+    return [n.name for n in graph.node if n.name.startswith(f"/{head}/")
+            and not (any(c in n.name for c in convs) and n.op_type == "Conv")]
+
+
+def compare_detector(float_model: Path, int_model: Path, folder: Path) -> dict[str, float]:
+    """Boxes (score >= 0.25, after NMS) the float and 8-bit detectors find alike."""
+    from vision.detect.obb import probiou_matrix
+    from vision.detect.onnx_detector import CardDetector
+
+    a = CardDetector(float_model, axis=False)
+    b = CardDetector(int_model, axis=False)
+    found = kept = extra = 0
+    for image in _frames(folder):
+        ra, _ = a.candidates(image, a.iou)
+        rb, _ = b.candidates(image, b.iou)
+        found += len(ra.score)
+        if len(ra.score) and len(rb.score):
+            overlap = probiou_matrix(ra.xywhr, rb.xywhr)
+            kept += int((overlap.max(axis=1) > 0.8).sum())
+            extra += int((overlap.max(axis=0) <= 0.8).sum())
+        else:
+            extra += len(rb.score)
+    return {"float boxes": found, "also found by 8-bit (probiou > 0.8)": kept / max(found, 1),
+            "8-bit boxes the float model lacks": extra}
+
+
+def quantize(source: Path, target: Path, blobs: list[np.ndarray],
+             exclude: list[str] | None = None) -> None:
     from onnxruntime.quantization import (
         CalibrationDataReader,
         QuantFormat,
@@ -82,10 +142,12 @@ def quantize(source: Path, target: Path, blobs: list[np.ndarray]) -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         prepared = Path(tmp) / "prepared.onnx"
-        quant_pre_process(str(source), str(prepared))
+        # symbolic shape inference cannot follow a detector of dynamic height and width
+        quant_pre_process(str(source), str(prepared), skip_symbolic_shape=exclude is not None)
         quantize_static(
             str(prepared), str(target), Reader(), quant_format=QuantFormat.QDQ,
             per_channel=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
+            nodes_to_exclude=exclude or [],
         )
 
 
@@ -172,29 +234,39 @@ def compare_axis(float_model: Path, int_model: Path, val_dir: Path) -> dict[str,
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("model", choices=("card_axis", "identity"))
+    parser.add_argument("model", choices=("card_axis", "identity", "detector_video"))
     parser.add_argument("source", type=Path, help="the float ONNX model")
     parser.add_argument("--out", type=Path, default=None, help="default models/<model>.onnx")
     parser.add_argument("--scenes", type=int, default=24, help="card_axis calibration scenes")
     parser.add_argument("--crops", type=int, default=1024, help="identity calibration crops")
     parser.add_argument("--val", type=Path, default=None, help="card_axis validation .npz folder")
+    parser.add_argument("--frames", type=Path, default=None,
+                        help="detector_video: a video-obb data set (images/train, images/val)")
     args = parser.parse_args(argv)
     out = args.out or REPO / "models" / f"{args.model}.onnx"
     if not args.source.is_file():
         parser.error(f"{args.source}: no such model file")
     if args.source.resolve() == out.resolve():
         parser.error("the output must differ from the float model (keep the source)")
+    exclude = None
     if args.model == "card_axis":
         blobs = axis_calibration(args.scenes)
-    else:
+    elif args.model == "identity":
         blobs = identity_calibration(args.crops)
-    print(f"[quantize] {sum(len(b) for b in blobs)} calibration crops")
+    else:
+        if args.frames is None or not (args.frames / "images" / "train").is_dir():
+            parser.error("detector_video needs --frames DIR with images/train and images/val")
+        blobs = detector_blobs(args.source, args.frames / "images" / "train")
+        exclude = head_decoding(args.source)
+    print(f"[quantize] {sum(len(b) for b in blobs)} calibration inputs")
     with tempfile.TemporaryDirectory() as tmp:
         staged = Path(tmp) / out.name
-        quantize(args.source, staged, blobs)
+        quantize(args.source, staged, blobs, exclude)
         figures: dict[str, float] = {}
         if args.model == "identity":
             figures = compare_identity(args.source, staged)
+        elif args.model == "detector_video":
+            figures = compare_detector(args.source, staged, args.frames / "images" / "val")
         elif args.val is not None:
             figures = compare_axis(args.source, staged, args.val)
         for k, v in figures.items():

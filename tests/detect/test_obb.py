@@ -17,6 +17,7 @@ from vision.detect.obb import (
     probiou,
     probiou_matrix,
     rotated_nms,
+    split_straddlers,
     to_blob,
 )
 
@@ -204,3 +205,26 @@ def test_fragment_inside_a_card_is_dropped_but_row_neighbours_are_kept():
     # a box of the same size as its neighbour is never a fragment, however much they overlap
     assert fragment_suppression(boxes[[0, 2]], 0.6).tolist() == [0, 1]
     assert fragment_suppression(boxes[:1], 0.6).tolist() == [0]
+
+
+def test_a_box_straddling_two_cards_of_a_tight_row_gives_them_back():
+    # two cards lying long side along the row, 40 px apart (under half their 90 px), and the
+    # detector's best box between them, which suppresses both at NMS 0.65
+    left, right, between = [100, 100, 90, 60, 0.0], [140, 100, 90, 60, 0.0], [120, 100, 90, 60, 0.0]
+    boxes = np.array([between, left, right, [121, 101, 90, 60, 0.0]])
+    score = np.array([0.9, 0.8, 0.75, 0.85])
+    keep = rotated_nms(boxes, score, 0.65)
+    assert list(keep) == [0]
+    assert list(split_straddlers(boxes, score, keep, 0.65)) == [1, 2]  # best first
+    # the two must be distinct cards: a box and its near copy are one card seen twice
+    twins = np.array([between, left, [101, 100, 90, 60, 0.0]])
+    assert list(split_straddlers(twins, np.array([0.9, 0.8, 0.8]), np.array([0]), 0.65)) == [0]
+    # and each must score close to the box it replaces
+    weak = np.array([0.9, 0.5, 0.75, 0.85])
+    assert list(split_straddlers(boxes, weak, rotated_nms(boxes, weak, 0.65), 0.65)) == [0]
+    # a neighbour kept in its own right is not taken twice
+    other = np.array([between, left, right, [160, 100, 90, 60, 0.0]])
+    score4 = np.array([0.9, 0.8, 0.75, 0.95])
+    keep4 = rotated_nms(other, score4, 0.65)
+    assert sorted(keep4.tolist()) == [0, 3]
+    assert sorted(split_straddlers(other, score4, keep4, 0.65).tolist()) == [0, 3]

@@ -207,6 +207,41 @@ def rotated_nms(xywhr: np.ndarray, score: np.ndarray, iou: float, max_det: int =
     return np.array(keep, dtype=np.int64)
 
 
+def split_straddlers(xywhr: np.ndarray, score: np.ndarray, keep: np.ndarray, iou: float,
+                     pair_iou: float = 0.6, min_share: float = 0.6) -> np.ndarray:
+    """Replace each kept box that straddles two cards of a tight row by those two cards.
+
+    In a row stacked tighter than half a card, the detector sometimes gives its best score to
+    a box lying between two neighbours; NMS keeps it and drops both real cards, which overlap
+    it by more than ``iou`` but each other by less. A kept box is replaced when two of the
+    boxes it suppressed are such a pair: each scores at least ``min_share`` of it, they
+    overlap each other below ``pair_iou`` (two cards, not one seen twice), and neither
+    overlaps another kept box above ``iou``. Of several pairs the best-scoring one wins.
+    Returns the new kept indices, best first.
+    """
+    boxes = np.asarray(xywhr, dtype=np.float64).reshape(-1, 5)
+    score = np.asarray(score, dtype=np.float64)
+    keep = np.asarray(keep, dtype=np.int64)
+    if len(keep) == 0 or len(keep) == len(boxes):
+        return keep
+    overlap = probiou_matrix(boxes, boxes)
+    kept = np.zeros(len(boxes), dtype=bool)
+    kept[keep] = True
+    out: list[int] = []
+    for k in keep:
+        over = overlap[:, kept] > iou  # (n, kept): above the NMS threshold with each kept box
+        mine = np.flatnonzero(~kept & (overlap[k] > iou) & (score >= min_share * score[k])
+                              & (over.sum(axis=1) == 1))
+        best: tuple[float, int, int] | None = None
+        for a, i in enumerate(mine):
+            for j in mine[a + 1:]:
+                if overlap[i, j] < pair_iou and (best is None or score[i] + score[j] > best[0]):
+                    best = (score[i] + score[j], int(i), int(j))
+        out += [best[1], best[2]] if best is not None else [int(k)]
+    chosen = np.array(out, dtype=np.int64)
+    return chosen[np.argsort(-score[chosen], kind="stable")]
+
+
 def _clip(subject: list[np.ndarray], a: np.ndarray, b: np.ndarray) -> list[np.ndarray]:
     """Keep the part of a polygon on the left of the directed edge a->b (counter-clockwise)."""
 

@@ -21,6 +21,7 @@ from vision.detect.obb import (
     fragment_suppression,
     letterbox,
     rotated_nms,
+    split_straddlers,
     to_blob,
 )
 from vision.detect.support import cloth_ghosts
@@ -45,6 +46,8 @@ class CardDetector:
     another's area lying inside it is a partial second look at that card and is dropped
     (``0`` keeps such boxes). ``ghost_check`` drops boxes whose uncovered part shows the
     cloth around them rather than a card (:func:`vision.detect.support.cloth_ghosts`).
+    ``split_straddles`` gives back the two cards of a tight row that a box lying between them
+    suppressed (:func:`vision.detect.obb.split_straddlers`; with the second look only).
     """
 
     def __init__(
@@ -61,6 +64,7 @@ class CardDetector:
         min_card: float = 0.5,
         fragment_ratio: float = 0.0,
         ghost_check: bool = False,
+        split_straddles: bool = True,
     ) -> None:
         if not 0.0 < conf < 1.0:
             raise ValueError(f"conf must be in (0, 1), got {conf}")
@@ -100,6 +104,7 @@ class CardDetector:
             raise ValueError(f"fragment_ratio must be in [0, 1), got {fragment_ratio}")
         self.fragment_ratio = fragment_ratio
         self.ghost_check = ghost_check
+        self.split_straddles = split_straddles
 
     def infer(self, blob: np.ndarray) -> np.ndarray:
         """The bare network: (1, 3, H, W) float32 -> raw output."""
@@ -142,9 +147,11 @@ class CardDetector:
             look = self.axis.classify(image, xywhr)
             score = np.sqrt(raw.score * look.p_card)
             xywhr = look.boxes
-            alive = look.p_card >= self.min_card
-            idx = np.flatnonzero(alive)
-            idx = idx[rotated_nms(xywhr[idx], score[idx], self.iou, self.max_det)]
+            idx = np.flatnonzero(look.p_card >= self.min_card)
+            kept = rotated_nms(xywhr[idx], score[idx], self.iou, self.max_det)
+            if self.split_straddles:
+                kept = split_straddlers(xywhr[idx], score[idx], kept, self.iou)
+            idx = idx[kept]
             idx = idx[centre_suppression(xywhr[idx], score[idx])]
             if self.fragment_ratio:
                 idx = idx[fragment_suppression(xywhr[idx], self.fragment_ratio)]
