@@ -4,7 +4,7 @@
         /work/runs/axis-models-v3/card_axis.onnx --val /work/data/axis-big/val
     /work/trainenv/bin/python scripts/quantize.py identity /work/runs/identity-float.onnx
     /work/trainenv/bin/python scripts/quantize.py detector_video \
-        /work/runs/recovered/detector_video-dynamic.onnx --frames /work/data/det-video-calib
+        /work/runs/recovered/models/detector_video.onnx --frames /work/data/det-video-calib2
 
 Both classifiers run on many crops per photo - the second look on every candidate box (about
 100 for a full bridge table), the identity reader on two or four corners of every face-up card
@@ -15,9 +15,8 @@ the classifier's own training seeds (5e9 + i, ``axis_crops``); for ``identity`` 
 card photos (``vision.identity.synth``, training styles, seed 123); for ``detector_video``
 (the fixed camera's detector, which runs on every analysed frame) the training frames of
 ``--frames`` (``trickvision synth --format video-obb``: its ``train`` images calibrate, its
-``val`` images compare), letterboxed as the detector does. The head's decoding (anchors, box
-distances, angles, sigmoids) stays in floats; its convolutions and everything before them are
-8-bit. Before anything is written the quantized model is measured against the float one:
+``val`` images compare), letterboxed as the detector does. The detection head stays in
+floats; the backbone and neck are 8-bit. Before anything is written the quantized model is measured against the float one:
 ``card_axis`` on held-out validation crops (``--val``, the ``.npz`` files of
 ``train_axis.py``), ``identity`` on 4,000 freshly generated crops (seed 789),
 ``detector_video`` on the ``val`` frames (boxes found by both). Writes ``models/<name>.onnx``
@@ -85,17 +84,15 @@ def detector_blobs(model: Path, folder: Path) -> list[np.ndarray]:
     return [detector.prepare(image)[0] for image in _frames(folder)]
 
 
-def head_decoding(model: Path) -> list[str]:
-    """Nodes of the detection head after its convolutions (kept in floats: box distances and
-    anchor arithmetic lose too much in 8 bits)."""
+def detection_head(model: Path) -> list[str]:
+    """The nodes of the detection head (its last module), kept in floats: with the head's
+    convolutions in 8 bits too, 94 % of the float model's boxes came back instead of 96 %."""
     import onnx
 
     graph = onnx.load(str(model)).graph
     head = sorted({n.name.split("/")[1] for n in graph.node if n.name.startswith("/model.")},
                   key=lambda name: int(name.split(".")[1]))[-1]
-    convs = ("/cv2.", "/cv3.", "/cv4.")
-    return [n.name for n in graph.node if n.name.startswith(f"/{head}/")
-            and not (any(c in n.name for c in convs) and n.op_type == "Conv")]
+    return [n.name for n in graph.node if n.name.startswith(f"/{head}/")]
 
 
 def compare_detector(float_model: Path, int_model: Path, folder: Path) -> dict[str, float]:
@@ -122,8 +119,13 @@ def compare_detector(float_model: Path, int_model: Path, folder: Path) -> dict[s
 
 def quantize(source: Path, target: Path, blobs: list[np.ndarray],
              exclude: list[str] | None = None) -> None:
+    """8-bit QDQ model of ``source`` calibrated on ``blobs``; the nodes in ``exclude`` (a
+    detector's head) stay in floats and the activations' ranges are then taken at the
+    99.999th percentile, not the extremes (a detector's activations have rare outliers: with
+    the extremes 92 % of the float model's boxes came back instead of 95 %)."""
     from onnxruntime.quantization import (
         CalibrationDataReader,
+        CalibrationMethod,
         QuantFormat,
         QuantType,
         quantize_static,
@@ -148,6 +150,8 @@ def quantize(source: Path, target: Path, blobs: list[np.ndarray],
             str(prepared), str(target), Reader(), quant_format=QuantFormat.QDQ,
             per_channel=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
             nodes_to_exclude=exclude or [],
+            calibrate_method=CalibrationMethod.MinMax if exclude is None
+            else CalibrationMethod.Percentile,
         )
 
 
@@ -257,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.frames is None or not (args.frames / "images" / "train").is_dir():
             parser.error("detector_video needs --frames DIR with images/train and images/val")
         blobs = detector_blobs(args.source, args.frames / "images" / "train")
-        exclude = head_decoding(args.source)
+        exclude = detection_head(args.source)
     print(f"[quantize] {sum(len(b) for b in blobs)} calibration inputs")
     with tempfile.TemporaryDirectory() as tmp:
         staged = Path(tmp) / out.name

@@ -60,11 +60,13 @@ class PhotoAnalyzerAdapter:
         # uncovered end, one straddling two row cards, or one over bare cloth is common there
         # and would grow a row by a card (the three filters cost or do not help photos, where
         # they stay off). The fixed camera has its own detector, fine-tuned on video frames
-        # (hands, half-turned cards, long tight rows), where it is installed.
+        # (hands, half-turned cards, long tight rows), where it is installed. Giving back the
+        # two cards a straddling box suppressed helps photos but not these frames (held-out
+        # videos 6101-6106: 51 of 64 tricks with it, 56 without), so it stays off here.
         if options.get("detector") is None:
             video_model = model_path(VIDEO_DETECTOR) if model_exists(VIDEO_DETECTOR) else None
             options["detector"] = CardDetector(video_model, fragment_ratio=0.6,
-                                               ghost_check=True)
+                                               ghost_check=True, split_straddles=False)
         if options.get("row_settings") is None:
             options["row_settings"] = RowSettings(phantom_certainty=0.3)
         self.inner = PhotoAnalyzer(game=game, **options)
