@@ -16,11 +16,11 @@ card photos (``vision.identity.synth``, training styles, seed 123); for ``detect
 (the fixed camera's detector, which runs on every analysed frame) the training frames of
 ``--frames`` (``trickvision synth --format video-obb``: its ``train`` images calibrate, its
 ``val`` images compare), letterboxed as the detector does. The detection head stays in
-floats; the backbone and neck are 8-bit. Before anything is written the quantized model is measured against the float one:
-``card_axis`` on held-out validation crops (``--val``, the ``.npz`` files of
-``train_axis.py``), ``identity`` on 4,000 freshly generated crops (seed 789),
-``detector_video`` on the ``val`` frames (boxes found by both). Writes ``models/<name>.onnx``
-(or ``--out``) and its ``.sha256``.
+floats; the backbone and neck are 8-bit. Before anything is written the quantized model is
+measured against the float one: ``card_axis`` on held-out validation crops (``--val``, the
+``.npz`` files of ``train_axis.py``), ``identity`` on 4,000 freshly generated crops (seed
+789), ``detector_video`` on the ``val`` frames (boxes found by both). Writes
+``models/<name>.onnx`` (or ``--out``) and its ``.sha256``.
 
 Needs the ``train`` extra (``onnx``; ``onnxruntime.quantization`` comes with onnxruntime).
 """
