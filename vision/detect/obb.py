@@ -23,8 +23,8 @@ PAD_VALUE = 114
 
 @dataclass(frozen=True)
 class Letterbox:
-    """How an image was scaled and padded into the network input (``size`` is its long side,
-    ``width`` x ``height`` the input itself; 0 means square)."""
+    """How an image was scaled and padded into the network input (``size`` is the scaled
+    image's long side, ``width`` x ``height`` the network input itself)."""
 
     scale: float
     pad_x: int
@@ -227,11 +227,12 @@ def split_straddlers(xywhr: np.ndarray, score: np.ndarray, keep: np.ndarray, iou
     overlap = probiou_matrix(boxes, boxes)
     kept = np.zeros(len(boxes), dtype=bool)
     kept[keep] = True
+    # boxes above the NMS threshold with exactly one kept box (the one that suppressed them)
+    one_owner = (overlap[:, kept] > iou).sum(axis=1) == 1
     out: list[int] = []
     for k in keep:
-        over = overlap[:, kept] > iou  # (n, kept): above the NMS threshold with each kept box
-        mine = np.flatnonzero(~kept & (overlap[k] > iou) & (score >= min_share * score[k])
-                              & (over.sum(axis=1) == 1))
+        mine = np.flatnonzero(~kept & one_owner & (overlap[k] > iou)
+                              & (score >= min_share * score[k]))
         best: tuple[float, int, int] | None = None
         for a, i in enumerate(mine):
             for j in mine[a + 1:]:
