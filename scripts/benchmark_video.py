@@ -51,16 +51,20 @@ SIZES = {"720p": (1280, 720), "1080p": (1920, 1080)}
 GAME, SEED, TRICKS, FPS = "preferans", 7, 3, 30.0
 
 
-def prepare(data: Path) -> dict[str, Path]:
-    """Render (once, cached) the benchmark videos: the same deal at 720p and 1080p."""
+def prepare(data: Path, tricks: int = TRICKS, sizes: tuple[str, ...] = tuple(SIZES)
+            ) -> dict[str, Path]:
+    """Render (once, cached) the benchmark videos: the same deal at 720p and 1080p (the first
+    ``tricks`` tricks of it; the default 3 keeps the run short, 10 is the whole deal and gives
+    the live figures more than three tricks to rest on)."""
     data.mkdir(parents=True, exist_ok=True)
     out = {}
-    for name, size in SIZES.items():
-        stem = f"bench-{GAME}-{SEED}-{name}"
+    for name in sizes:
+        size = SIZES[name]
+        stem = f"bench-{GAME}-{SEED}-{name}" + (f"-{tricks}t" if tricks != TRICKS else "")
         path = data / f"{stem}.mp4"
         if not path.exists() or not (data / f"{stem}.truth.json").exists():
             t0 = time.perf_counter()
-            script = make_script(GAME, SEED, fps=FPS, image_size=size, n_tricks=TRICKS,
+            script = make_script(GAME, SEED, fps=FPS, image_size=size, n_tricks=tricks,
                                  wrong_orientation=1, style=video_style(SEED, GAME, size))
             write_video(script, data, stem)
             print(f"rendered {path.name}: {script.n_frames} frames in "
@@ -271,13 +275,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--noise", default=None, metavar="MISS,MISREAD,FLIP",
                    help="detector-like errors added to the truth readings for --accuracy, "
                         "e.g. 0.1,0.05,0.03")
+    p.add_argument("--tricks", type=int, default=TRICKS,
+                   help="tricks of the benchmark deal (10: the whole preferans deal)")
+    p.add_argument("--sizes", default=",".join(SIZES), help="of " + ", ".join(SIZES))
     p.add_argument("--skip-live", action="store_true")
     p.add_argument("--skip-throughput", action="store_true")
     p.add_argument("--out", default=None, help="write the figures as JSON here")
     args = p.parse_args(argv)
     results: dict[str, Any] = {"threads": cv2.getNumThreads()}
     if not (args.skip_throughput and args.skip_live):
-        videos = prepare(Path(args.data))
+        sizes = tuple(x for x in args.sizes.split(",") if x)
+        if not sizes or any(x not in SIZES for x in sizes):
+            p.error(f"--sizes takes some of {', '.join(SIZES)}, got {args.sizes!r}")
+        if not 1 <= args.tricks <= 10:
+            p.error(f"--tricks must be 1..10 (a preferans deal), got {args.tricks}")
+        videos = prepare(Path(args.data), args.tricks, sizes)
     if not args.skip_throughput:
         for name, path in videos.items():
             # alternate and keep the best of two: the machine is shared, the ratio matters
