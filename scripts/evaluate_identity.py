@@ -31,6 +31,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 REPO = Path(__file__).resolve().parent.parent
@@ -81,15 +82,24 @@ class Tally:
         }
 
 
+def _camera(image: np.ndarray, grey: bool) -> np.ndarray:
+    """The picture as a colour camera (unchanged) or a monochrome one (grey in all three
+    channels) would give it."""
+    if not grey:
+        return image
+    return cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+
+
 def evaluate_generated(reader: IdentityReader, n: int, seed: int, held_out: bool,
                        crop_stats: Counter[tuple[str, str]], one_corner: Tally,
-                       by_width: dict[str, Tally], box_error: float = 0.05) -> Tally:
+                       by_width: dict[str, Tally], box_error: float = 0.05,
+                       grey: bool = False) -> Tally:
     rng = np.random.default_rng(seed)
     tally = Tally()
     for _ in range(n):
         s = sample_card_photo(rng, held_out=held_out, box_error=box_error)
         readable = (not s.is_back) and s.readable_corners() >= 1
-        res = reader.read(s.photo, s.detected[None])[0]
+        res = reader.read(_camera(s.photo, grey), s.detected[None])[0]
         tally.add(s.card, readable, res.card, res.reason)
         if readable and s.readable_corners() == 1:
             one_corner.add(s.card, True, res.card, res.reason)
@@ -100,14 +110,14 @@ def evaluate_generated(reader: IdentityReader, n: int, seed: int, held_out: bool
         # crop-level top-1 (the classifier alone)
         crops = label_crops(s)
         if crops:
-            probs = reader.classify(np.stack([c.crop for c in crops]))
+            probs = reader.classify(np.stack([_camera(c.crop, grey) for c in crops]))
             for c, p in zip(crops, probs, strict=True):
                 crop_stats[(c.label, reader.class_names[int(p.argmax())])] += 1
     return tally
 
 
 def evaluate_alone(reader: IdentityReader, n: int, seed: int, held_out: bool,
-                   box_error: float = 0.05) -> dict[str, object]:
+                   box_error: float = 0.05, grey: bool = False) -> dict[str, object]:
     """Cards lying alone (nothing covers them), read from the corners only and with the
     whole-card view beside them, on the same photos; by card width too."""
     rng = np.random.default_rng(seed)
@@ -120,7 +130,8 @@ def evaluate_alone(reader: IdentityReader, n: int, seed: int, held_out: bool,
         w = s.card_width_px
         band = "24-40px" if w < 40 else "40-80px" if w < 80 else "80px+"
         for key, alone in (("corners", False), ("corners+whole", True)):
-            res = reader.read(s.photo, s.detected[None], alone=np.array([alone]))[0]
+            res = reader.read(_camera(s.photo, grey), s.detected[None],
+                              alone=np.array([alone]))[0]
             tallies[key].add(s.card, readable, res.card, res.reason)
             if readable:
                 widths[key].setdefault(band, Tally()).add(s.card, True, res.card, res.reason)
@@ -203,6 +214,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--min-confidence", type=float, default=0.9)
     p.add_argument("--scenes", type=Path, default=None)
     p.add_argument("--out", type=Path, default=None)
+    p.add_argument("--grey", action="store_true",
+                   help="a monochrome camera: every generated photo turned grey before reading")
     p.add_argument("--box-error", type=float, default=0.05,
                    help="how far the given card quads are off (centre shift spread in card "
                         "widths; 0.05 is about the shipped detector's, 0 a perfect box)")
@@ -211,13 +224,13 @@ def main(argv: list[str] | None = None) -> int:
                             whole_model_path=args.whole_model)
     t0 = time.time()
     report: dict[str, object] = {"model": str(reader.path), "min_confidence": args.min_confidence,
-                                 "box_error": args.box_error}
+                                 "box_error": args.box_error, "grey": args.grey}
     one_corner = Tally()
     for name, seed, held in (("seen-styles", 5000, False), ("held-out-styles", 6000, True)):
         crop_stats: Counter[tuple[str, str]] = Counter()
         by_width: dict[str, Tally] = {}
         tally = evaluate_generated(reader, args.cards, seed, held, crop_stats, one_corner,
-                                   by_width, args.box_error)
+                                   by_width, args.box_error, args.grey)
         report[name] = {**tally.summary(), "crop_level": crop_summary(crop_stats),
                         "by_width": {k: {"accuracy": v.summary()["accuracy"],
                                          "wrong": v.summary()["wrong"], "cards": v.n}
@@ -225,9 +238,9 @@ def main(argv: list[str] | None = None) -> int:
     report["one-corner"] = one_corner.summary()
     if reader.whole_path is not None:
         report["alone-seen-styles"] = evaluate_alone(reader, args.cards, 7000, False,
-                                                     args.box_error)
+                                                     args.box_error, args.grey)
         report["alone-held-out-styles"] = evaluate_alone(reader, args.cards, 8000, True,
-                                                         args.box_error)
+                                                         args.box_error, args.grey)
     if args.scenes:
         report["scenes"] = evaluate_scenes(reader, args.scenes).summary()
     report["seconds"] = round(time.time() - t0, 1)

@@ -78,3 +78,18 @@ def test_without_the_second_look_the_report_says_so():
     assert any("card-axis" in n for n in plain.read(image).notes)
     full = PhotoAnalyzer(game="bridge", detector=CardDetector(), identity_reader=False)
     assert not any("card-axis" in n for n in full.read(image).notes)
+
+
+@pytest.mark.skipif(not model_exists("identity"), reason="identity model not shipped")
+def test_faces_read_in_a_greyscale_picture_come_with_a_warning():
+    from vision.identity.crops import is_monochrome
+    from vision.pipeline import GREYSCALE_NOTE, PhotoAnalyzer
+
+    colour = cv2.imread(str(SAMPLES / "bridge_faceup_1.jpg"))
+    grey = cv2.cvtColor(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert is_monochrome(grey) and is_monochrome(grey[:, :, 0]) and not is_monochrome(colour)
+    tinted = np.clip(grey.astype(np.int16) + (3, 0, 5), 0, 255).astype(np.uint8)
+    assert is_monochrome(tinted)  # a codec's even tint is still grey
+    analyzer = PhotoAnalyzer(game="bridge")
+    assert GREYSCALE_NOTE not in analyzer.read(colour).notes
+    assert GREYSCALE_NOTE in analyzer.read(grey).notes

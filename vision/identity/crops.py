@@ -181,3 +181,13 @@ def to_tensor(crops: np.ndarray) -> np.ndarray:
     """BGR uint8 crops (n, h, w, 3) -> float32 RGB NCHW in 0..1, as the classifier expects."""
     x = crops[..., ::-1].astype(np.float32) / 255.0
     return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+
+
+def is_monochrome(image: np.ndarray) -> bool:
+    """True for a greyscale picture (a monochrome or night camera): its colour channels are
+    equal, or differ by the same amount everywhere (a codec may tint grey slightly, evenly)."""
+    image = np.asarray(image)
+    if image.ndim == 2 or image.shape[2] == 1:
+        return True
+    sample = image[::7, ::7, :3].astype(np.int16)
+    return all(float(np.std(sample[..., a] - sample[..., b])) <= 2.0 for a, b in ((0, 1), (1, 2)))
