@@ -93,3 +93,18 @@ def test_faces_read_in_a_greyscale_picture_come_with_a_warning():
     analyzer = PhotoAnalyzer(game="bridge")
     assert GREYSCALE_NOTE not in analyzer.read(colour).notes
     assert GREYSCALE_NOTE in analyzer.read(grey).notes
+
+
+@pytest.mark.skipif(not model_exists("identity"), reason="identity model not shipped")
+def test_the_fixed_camera_warns_once_when_its_picture_is_grey(caplog):  # type: ignore[no-untyped-def]
+    from vision.video.pipeline import PhotoAnalyzerAdapter
+
+    colour = cv2.imread(str(SAMPLES / "bridge_faceup_1.jpg"))
+    grey = cv2.cvtColor(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    adapter = PhotoAnalyzerAdapter("bridge")
+    with caplog.at_level("WARNING", logger="trickvision"):
+        adapter.analyse(colour, 0.0, None)
+        assert not caplog.records
+        adapter.analyse(grey, 0.1, None)
+        adapter.analyse(grey, 0.2, None)
+    assert len(caplog.records) == 1 and "greyscale" in caplog.records[0].getMessage()

@@ -15,6 +15,7 @@ is confirmed.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -53,7 +54,7 @@ class PhotoAnalyzerAdapter:
 
     def __init__(self, game: str | None, **options: Any) -> None:
         from vision.detect.onnx_detector import CardDetector
-        from vision.pipeline import PhotoAnalyzer
+        from vision.pipeline import GREYSCALE_NOTE, PhotoAnalyzer
         from vision.table.rows import RowSettings
 
         # The camera's frames are small (cards of 50-75 px): a second, partial box on a card's
@@ -72,11 +73,17 @@ class PhotoAnalyzerAdapter:
         self.inner = PhotoAnalyzer(game=game, **options)
         # the camera does not move: the table's middle is learnt once, not guessed per frame
         self.centre = FixedTableCentre(self.inner.frame)
+        self.greyscale_note = GREYSCALE_NOTE
+        self.warned_greyscale = False
 
     def analyse(self, image: np.ndarray, t: float, pos: float | None) -> TableReading:
         centre = self.centre.value((int(image.shape[1]), int(image.shape[0])))
         reading = self.inner.read(image, table_centre=centre)
         self.centre.update(reading)
+        if self.greyscale_note in reading.notes and not self.warned_greyscale:
+            self.warned_greyscale = True  # once per source: the camera does not change
+            logging.getLogger("trickvision").warning("trickvision: warning: %s",
+                                                     self.greyscale_note)
         return reading
 
 
