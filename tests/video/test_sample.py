@@ -49,3 +49,17 @@ def test_video_on_the_sample_with_the_shipped_models(tmp_path, capsys):  # type:
     report = json.loads((tmp_path / "report.json").read_text())
     truth = json.loads(TRUTH.read_text())
     assert [t["winner"] for t in report["tricks"]] == [t["winner"] for t in truth["tricks"]]
+
+
+def test_a_three_player_video_read_as_bridge_says_why_no_trick_completed(tmp_path, capsys):  # type: ignore[no-untyped-def]
+    frames = SAMPLE / "lhombre-sample.frames.jsonl.gz"
+    rc = main(["video", str(VIDEO), "--analyzer", "truth", "--truth-frames", str(frames),
+               "--out", str(tmp_path), "--quiet"])
+    err = capsys.readouterr().err
+    assert rc == 0
+    assert "game not given" in err
+    assert "no trick completed" in err and "3 seats" in err and "--game" in err
+    rc = main(["video", str(VIDEO), "--analyzer", "truth", "--truth-frames", str(frames),
+               "--game", "lhombre", "--out", str(tmp_path / "lhombre"), "--quiet"])
+    err = capsys.readouterr().err
+    assert rc == 0 and "no trick completed" not in err and "game not given" not in err

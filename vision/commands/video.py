@@ -40,6 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from vision.games import find_game
     from vision.video.events import Alert, TrickComplete
     from vision.video.options import (
         Progress,
@@ -138,6 +139,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"against the truth: {score.summary()}")
         if not score.perfect and status == 0:
             status = 1
+    seen_at = sorted({seat for tr in tracker.tricks.values() for seat in tr.plays}, key=int)
+    if summary["tricks"] == 0 and 0 < len(seen_at) < find_game(facts["game"]).n_players:
+        print(f"trickvision video: no trick completed - read as {facts['game']} "
+              f"({find_game(facts['game']).n_players} players) but cards were played at "
+              f"{len(seen_at)} seats ({' '.join(str(s) for s in seen_at)}); is --game right?",
+              file=sys.stderr)
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     print(f"{summary['tricks']} tricks, {summary['alerts']} alerts; {st.frames} frames, "
           f"{st.analysed} analysed, {wall:.1f} s ({summary['speed_x_realtime']}x real time); "

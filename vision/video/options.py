@@ -113,6 +113,9 @@ def deal_facts(args: argparse.Namespace) -> dict[str, Any]:
     """game, seats, dealer, contract from the options, completed from ``--truth``."""
     truth = load_truth(args.truth) if getattr(args, "truth", None) else None
     game = args.game or (truth["game"] if truth else "bridge")
+    if not args.game and not truth:
+        print("note: game not given (--game); read as bridge (4 players): a preferans or "
+              "l'hombre table completes no trick that way", file=sys.stderr)
     g = find_game(game)
     seats = None
     if args.seats:
