@@ -8,10 +8,11 @@
 The classifier learnt suits partly by colour and never saw a grey photo: a monochrome camera
 makes it read diamonds as clubs (``scripts/evaluate_identity.py --grey``). Its training runs
 did not outlive their machine and only the 8-bit file is shipped, so this starts from that
-file: the weights are dequantized into ``yolo11n-cls`` with its batch norms folded (the
-rebuilt network names the same class as the 8-bit one for 99.6 % of generated crops), then
-trained a little further - AdamW, cosine schedule, batch 64 - on freshly generated crops
-(``vision.identity.synth.sample_crops``, training styles) of which ``--grey`` are turned grey.
+file: ``scripts/recover_weights.py`` dequantizes its weights into ``yolo11n-cls`` with its
+batch norms folded (the rebuilt network names the same class as the 8-bit one for 99.6 % of
+generated crops) and trains them a little further - AdamW, cosine schedule, batch 64 - on
+freshly generated crops (``vision.identity.synth.sample_crops``, training styles) of which
+``--grey`` are turned grey.
 With the batch norms folded a small learning rate is needed. Writes ``identity.pt`` and the
 float ``identity.onnx`` to the output folder; ``scripts/quantize.py identity`` makes the
 8-bit file that ships.
@@ -20,7 +21,6 @@ float ``identity.onnx`` to the output folder; ``scripts/quantize.py identity`` m
 from __future__ import annotations
 
 import argparse
-import ast
 import os
 import sys
 import time
@@ -30,38 +30,7 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-
-
-def dequantized_model(onnx_path: Path):  # noqa: ANN201
-    """The fused torch classifier with the 8-bit file's weights, dequantized."""
-    import onnx
-    import torch
-    from onnx import numpy_helper
-    from ultralytics.nn.tasks import ClassificationModel
-
-    proto = onnx.load(str(onnx_path))
-    t = {i.name: numpy_helper.to_array(i) for i in proto.graph.initializer}
-    names = ast.literal_eval({p.key: p.value for p in proto.metadata_props}["names"])
-    net = ClassificationModel("yolo11n-cls.yaml", nc=len(names), verbose=False)
-    net.names = names
-    net.fuse(verbose=False)
-    state = net.state_dict()
-    for k, v in state.items():
-        if k + "_quantized" in t:
-            pre = k + "_quantized_" if k + "_quantized_scale" in t else k + "_"
-            q = t[k + "_quantized"].astype(np.float64)
-            scale = t[pre + "scale"].astype(np.float64)
-            zero = t[pre + "zero_point"].astype(np.float64)
-            if scale.ndim == 1 and q.ndim > 1:  # per output channel
-                shape = (-1,) + (1,) * (q.ndim - 1)
-                scale, zero = scale.reshape(shape), zero.reshape(shape)
-            state[k] = torch.from_numpy(((q - zero) * scale).astype(np.float32)).reshape(v.shape)
-        elif k in t:
-            state[k] = torch.from_numpy(t[k].copy()).reshape(v.shape)
-        elif v.is_floating_point():
-            raise SystemExit(f"finetune_identity: {onnx_path} has no tensor for {k}")
-    net.load_state_dict(state)
-    return net
+sys.path.insert(0, str(REPO / "scripts"))  # recover_weights
 
 
 def crops_for(names: dict[int, str], n: int, grey: float, seed: int):  # noqa: ANN201
@@ -105,7 +74,13 @@ def main(argv: list[str] | None = None) -> int:
 
     torch.set_num_threads(2)
     torch.manual_seed(args.seed)
-    net = dequantized_model(args.source)
+    from recover_weights import RebuildError, rebuild
+
+    try:
+        net, _ = rebuild(args.source)  # the 8-bit file's weights, dequantized
+    except RebuildError as exc:
+        print(f"finetune_identity: {exc}", file=sys.stderr)
+        return 2
     t0 = time.time()
     x_np, y_np = crops_for(net.names, args.crops, args.grey, args.seed)
     x, y = torch.from_numpy(x_np), torch.from_numpy(y_np)
