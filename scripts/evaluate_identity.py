@@ -31,13 +31,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from vision.cards import Card  # noqa: E402
+from vision.identity.crops import as_grey  # noqa: E402
 from vision.identity.reader import IdentityReader  # noqa: E402
 from vision.identity.synth import label_crops, sample_card_photo  # noqa: E402
 
@@ -83,11 +83,8 @@ class Tally:
 
 
 def _camera(image: np.ndarray, grey: bool) -> np.ndarray:
-    """The picture as a colour camera (unchanged) or a monochrome one (grey in all three
-    channels) would give it."""
-    if not grey:
-        return image
-    return cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    """The picture as a colour camera (unchanged) or a monochrome one would give it."""
+    return as_grey(image) if grey else image
 
 
 def evaluate_generated(reader: IdentityReader, n: int, seed: int, held_out: bool,

@@ -34,9 +34,7 @@ sys.path.insert(0, str(REPO / "scripts"))  # recover_weights
 
 
 def crops_for(names: dict[int, str], n: int, grey: float, seed: int):  # noqa: ANN201
-    import cv2
-
-    from vision.identity.crops import to_tensor
+    from vision.identity.crops import as_grey, to_tensor
     from vision.identity.synth import sample_crops
 
     index = {v: k for k, v in names.items()}
@@ -47,7 +45,7 @@ def crops_for(names: dict[int, str], n: int, grey: float, seed: int):  # noqa: A
         for c in sample_crops(rng):
             img = c.crop
             if rng.random() < grey:
-                img = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+                img = as_grey(img)
             crops.append(img)
             labels.append(index[c.label])
     return to_tensor(np.stack(crops[:n])), np.array(labels[:n])

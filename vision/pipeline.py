@@ -19,7 +19,7 @@ import numpy as np
 
 from vision.contract import Contract
 from vision.errors import InputFileError, TrickvisionError
-from vision.identity.crops import is_monochrome
+from vision.identity.crops import GREYSCALE_NOTE, is_monochrome
 from vision.record import Observation, Orientation, RowEntry
 from vision.seats import Seat
 from vision.table.geometry import Calibration, TableFrame
@@ -27,10 +27,6 @@ from vision.table.reading import SeenCard, TableReading
 from vision.table.rows import RowReader, RowSettings
 
 GAMES = ("bridge", "preferans", "lhombre")
-#: The identity model learnt suits partly by colour: on generated cards turned grey it read 17 %
-#: of them wrong, against 2 % in colour (`scripts/evaluate_identity.py --grey`).
-GREYSCALE_NOTE = ("greyscale picture: faces read without colour are often wrong (above all "
-                  "diamonds read as clubs) - check them by eye")
 
 
 def read_photo_bytes(path: str | Path) -> bytes:

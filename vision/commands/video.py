@@ -140,9 +140,10 @@ def run(args: argparse.Namespace) -> int:
         if not score.perfect and status == 0:
             status = 1
     seen_at = sorted({seat for tr in tracker.tricks.values() for seat in tr.plays}, key=int)
-    if summary["tricks"] == 0 and 0 < len(seen_at) < find_game(facts["game"]).n_players:
+    players = find_game(facts["game"]).n_players
+    if summary["tricks"] == 0 and 0 < len(seen_at) < players:
         print(f"trickvision video: no trick completed - read as {facts['game']} "
-              f"({find_game(facts['game']).n_players} players) but cards were played at "
+              f"({players} players) but cards were played at "
               f"{len(seen_at)} seats ({' '.join(str(s) for s in seen_at)}); is --game right?",
               file=sys.stderr)
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")

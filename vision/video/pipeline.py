@@ -25,6 +25,7 @@ import numpy as np
 
 from vision.cards import BRIDGE_DECK, Card
 from vision.errors import TrickvisionError
+from vision.identity.crops import GREYSCALE_NOTE
 from vision.models import model_exists, model_path
 from vision.record import Observation, Orientation, RowEntry
 from vision.seats import Seat
@@ -54,7 +55,7 @@ class PhotoAnalyzerAdapter:
 
     def __init__(self, game: str | None, **options: Any) -> None:
         from vision.detect.onnx_detector import CardDetector
-        from vision.pipeline import GREYSCALE_NOTE, PhotoAnalyzer
+        from vision.pipeline import PhotoAnalyzer
         from vision.table.rows import RowSettings
 
         # The camera's frames are small (cards of 50-75 px): a second, partial box on a card's
@@ -73,17 +74,15 @@ class PhotoAnalyzerAdapter:
         self.inner = PhotoAnalyzer(game=game, **options)
         # the camera does not move: the table's middle is learnt once, not guessed per frame
         self.centre = FixedTableCentre(self.inner.frame)
-        self.greyscale_note = GREYSCALE_NOTE
         self.warned_greyscale = False
 
     def analyse(self, image: np.ndarray, t: float, pos: float | None) -> TableReading:
         centre = self.centre.value((int(image.shape[1]), int(image.shape[0])))
         reading = self.inner.read(image, table_centre=centre)
         self.centre.update(reading)
-        if self.greyscale_note in reading.notes and not self.warned_greyscale:
+        if GREYSCALE_NOTE in reading.notes and not self.warned_greyscale:
             self.warned_greyscale = True  # once per source: the camera does not change
-            logging.getLogger("trickvision").warning("trickvision: warning: %s",
-                                                     self.greyscale_note)
+            logging.getLogger("trickvision").warning("trickvision: warning: %s", GREYSCALE_NOTE)
         return reading
 
 
