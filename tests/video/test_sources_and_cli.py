@@ -119,6 +119,11 @@ def test_unknown_options_are_clear_errors(lhombre_game, tmp_path, capsys):  # ty
     assert "invalid contract" in capsys.readouterr().err
     assert main(["video", str(g.video), "--game", "poker", "--quiet"]) == 2
     assert "unknown game" in capsys.readouterr().err
+    binary = tmp_path / "frames.jsonl.gz"  # a binary file given as the truth file
+    binary.write_bytes(b"\x1f\x8b\x08\x00\xb3garbage")
+    assert main(["video", str(g.video), "--truth", str(binary), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "is not JSON text" in err and "Traceback" not in err
     with pytest.raises(InputFileError, match="not found"):
         open_source(str(tmp_path / "x.mp4"))
     with pytest.raises(InputFileError, match="folder"):

@@ -89,9 +89,12 @@ def load_truth(path: str) -> dict[str, Any]:
     if not p.exists():
         raise InputFileError(f"truth file not found: {path!r}")
     try:
-        d = json.loads(p.read_text())
-    except json.JSONDecodeError as exc:
-        raise InputFileError(f"truth file {path!r} is not JSON: {exc}") from None
+        d = json.loads(p.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InputFileError(f"truth file {path!r} is not JSON text (expected the "
+                             f".truth.json file written with the video): {exc}") from None
+    except OSError as exc:
+        raise InputFileError(f"cannot read truth file {path!r}: {exc.strerror}") from None
     if not isinstance(d, dict) or "events" not in d:
         raise InputFileError(f"{path!r} is not a video truth file (no 'events')")
     return d
