@@ -254,12 +254,28 @@ class VideoPipeline:
 
     def run(self, frames: Iterable[Frame],
             progress: Callable[[Frame], None] | None = None) -> list[Event]:
-        """Process every frame; returns all events (also handed to the sinks as they came)."""
+        """Process every frame, then the end of the stream; returns all events (also handed
+        to the sinks as they came)."""
         for frame in frames:
             self.process(frame)
             if progress is not None:
                 progress(frame)
+        self.finish()
         return self.events
+
+    def finish(self) -> list[Event]:
+        """The stream ended: let the tracker settle what it can no longer wait for."""
+        if self.last_t is None:
+            return []
+        events = self.tracker.end_of_stream(self.last_t)
+        for e in events:
+            st = self.stats
+            st.events += 1
+            st.latencies.append(self.last_t - e.t)
+            self.events.append(e)
+            for sink in self.sinks:
+                sink(e, self.last_t)
+        return events
 
     def observation(self) -> Observation:
         """The rows as the tracker confirmed them, for the reconstruction report."""
