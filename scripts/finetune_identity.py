@@ -21,11 +21,13 @@ float ``identity.onnx`` to the output folder; ``scripts/quantize.py identity`` m
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import sys
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 REPO = Path(__file__).resolve().parent.parent
@@ -33,8 +35,8 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "scripts"))  # recover_weights
 
 
-def crops_for(names: dict[int, str], n: int, grey: float, seed: int):  # noqa: ANN201
-    from vision.identity.crops import as_grey, to_tensor
+def crops_for(names: dict[int, str], n: int, seed: int, none_keep: float):  # noqa: ANN201
+    """``n`` generated colour crops (uint8 BGR) and their class indices."""
     from vision.identity.synth import sample_crops
 
     index = {v: k for k, v in names.items()}
@@ -42,13 +44,54 @@ def crops_for(names: dict[int, str], n: int, grey: float, seed: int):  # noqa: A
     crops: list[np.ndarray] = []
     labels: list[int] = []
     while len(crops) < n:
-        for c in sample_crops(rng):
-            img = c.crop
-            if rng.random() < grey:
-                img = as_grey(img)
-            crops.append(img)
+        for c in sample_crops(rng, none_keep=none_keep):
+            crops.append(c.crop)
             labels.append(index[c.label])
-    return to_tensor(np.stack(crops[:n])), np.array(labels[:n])
+    return np.stack(crops[:n]), np.array(labels[:n])
+
+
+def jitter_colour(crop: np.ndarray, rng: np.random.Generator, hue: float, sat: float,
+                  val: float) -> np.ndarray:
+    """The colour jitter of the original training (ultralytics' hsv_h/s/v gains): hue
+    shifted by up to ``hue`` of the circle, saturation and brightness scaled by 1 +- ``sat``
+    / ``val`` - unseen inks and papers must not look new to the model."""
+    h, s, v = cv2.split(cv2.cvtColor(crop, cv2.COLOR_BGR2HSV))
+    gains = rng.uniform(-1, 1, 3) * (hue, sat, val) + 1
+    lut = np.arange(256, dtype=np.float32)
+    h = cv2.LUT(h, ((lut * gains[0]) % 180).astype(np.uint8))
+    s = cv2.LUT(s, np.clip(lut * gains[1], 0, 255).astype(np.uint8))
+    v = cv2.LUT(v, np.clip(lut * gains[2], 0, 255).astype(np.uint8))
+    return cv2.cvtColor(cv2.merge((h, s, v)), cv2.COLOR_HSV2BGR)
+
+
+def batch_tensor(crops: np.ndarray, grey: np.ndarray, rng: np.random.Generator | None = None,
+                 hsv: tuple[float, float, float] = (0.0, 0.0, 0.0)):  # noqa: ANN201
+    """The network's input for a batch of crops, those flagged in ``grey`` turned grey, the
+    others colour-jittered by ``hsv`` (when ``rng`` is given)."""
+    import torch
+
+    from vision.identity.crops import as_grey, to_tensor
+
+    jitter = rng is not None and any(hsv)
+    shown = [as_grey(c) if g else (jitter_colour(c, rng, *hsv) if jitter else c)  # type: ignore[arg-type]
+             for c, g in zip(crops, grey, strict=True)]
+    return torch.from_numpy(to_tensor(np.stack(shown)))
+
+
+def teacher_probabilities(net, crops: np.ndarray):  # noqa: ANN001, ANN201
+    """The starting model's class probabilities for each crop in colour: what the grey
+    crop should still say (distillation keeps the colour answers from drifting)."""
+    import torch
+
+    net.eval()
+    out = []
+    with torch.no_grad():
+        for i in range(0, len(crops), 256):
+            x = batch_tensor(crops[i : i + 256], np.zeros(len(crops[i : i + 256]), bool))
+            o = net(x)
+            o = o[0] if isinstance(o, (tuple, list)) else o
+            out.append(o)  # the classify head gives probabilities in eval mode
+    return torch.cat(out)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -60,6 +103,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--grey", type=float, default=0.3, help="share of crops turned grey")
     parser.add_argument("--lr", type=float, default=3e-4)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--none-keep", type=float, default=1.0,
+                        help="share of `none` crops kept (the training data kept 0.15)")
+    parser.add_argument("--hsv", type=float, nargs=3, default=(0.02, 0.3, 0.3),
+                        metavar=("H", "S", "V"),
+                        help="colour jitter of the colour crops (the original training's)")
+    parser.add_argument("--distil", type=float, default=0.0,
+                        help="weight of the starting model's colour answers in the loss "
+                             "(0: labels only)")
     args = parser.parse_args(argv)
     if not args.source.is_file():
         print(f"finetune_identity: no such model file: {args.source}", file=sys.stderr)
@@ -80,30 +131,35 @@ def main(argv: list[str] | None = None) -> int:
         print(f"finetune_identity: {exc}", file=sys.stderr)
         return 2
     t0 = time.time()
-    x_np, y_np = crops_for(net.names, args.crops, args.grey, args.seed)
-    x, y = torch.from_numpy(x_np), torch.from_numpy(y_np)
-    print(f"[finetune] {len(x)} crops ({args.grey:.0%} grey) in {time.time() - t0:.0f} s",
-          flush=True)
+    crops, y_np = crops_for(net.names, args.crops, args.seed, args.none_keep)
+    y = torch.from_numpy(y_np)
+    print(f"[finetune] {len(crops)} crops in {time.time() - t0:.0f} s", flush=True)
+    teacher = teacher_probabilities(net, crops) if args.distil > 0 else None
+    rng = np.random.default_rng(args.seed + 1)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
-    steps = args.epochs * (len(x) // 64)
+    steps = args.epochs * (len(crops) // 64)
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(opt, steps)
     net.train()
     for epoch in range(args.epochs):
-        order = torch.randperm(len(x))
+        order = torch.randperm(len(crops))
         loss_sum, right = 0.0, 0
-        for i in range(0, len(x) - 63, 64):
+        for i in range(0, len(crops) - 63, 64):
             b = order[i : i + 64]
-            out = net(x[b])
+            out = net(batch_tensor(crops[b.numpy()], rng.random(len(b)) < args.grey, rng,
+                                   tuple(args.hsv)))
             out = out[0] if isinstance(out, (tuple, list)) else out
             loss = torch.nn.functional.cross_entropy(out, y[b])
+            if teacher is not None:
+                soft = -(teacher[b] * torch.log_softmax(out, 1)).sum(1).mean()
+                loss = (1 - args.distil) * loss + args.distil * soft
             opt.zero_grad()
             loss.backward()
             opt.step()
             schedule.step()
             loss_sum += float(loss.detach()) * len(b)
             right += int((out.argmax(1) == y[b]).sum())
-        print(f"[finetune] epoch {epoch + 1}: loss {loss_sum / len(x):.3f}, "
-              f"train top-1 {right / len(x):.3f}, {time.time() - t0:.0f} s", flush=True)
+        print(f"[finetune] epoch {epoch + 1}: loss {loss_sum / len(crops):.3f}, "
+              f"train top-1 {right / len(crops):.3f}, {time.time() - t0:.0f} s", flush=True)
     net.eval()
     weights = args.out / "identity.pt"
     torch.save({"model": net, "train_args": {"task": "classify", "imgsz": 64}}, weights)
@@ -114,7 +170,9 @@ def main(argv: list[str] | None = None) -> int:
         format="onnx", imgsz=64, opset=18, simplify=True, dynamic=True))
     target = args.out / "identity.onnx"
     target.write_bytes(exported.read_bytes())
-    print(f"[finetune] wrote {weights} and {target}")
+    digest = hashlib.sha256(target.read_bytes()).hexdigest()
+    target.with_suffix(".sha256").write_text(f"{digest}  {target.name}\n")  # for the loader
+    print(f"[finetune] wrote {weights} and {target} (sha256 {digest[:12]}...)")
     return 0
 
 

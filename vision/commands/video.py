@@ -106,7 +106,9 @@ def run(args: argparse.Namespace) -> int:
                 annotator.frame(frame.image, pipeline.last_reading)
             n += 1
             progress.update(n, f"{len(tracker.completed_tricks())} tricks")
+        pipeline.finish()
     except CorruptVideoError as exc:
+        pipeline.finish()  # the stream ended here: settle what it showed
         progress.clear()
         print(f"trickvision video: error: {exc}; the {len(pipeline.events)} events found "
               f"before it are kept in {out}", file=sys.stderr)

@@ -79,6 +79,8 @@ _NEXT_CARD_REACH = 1.6
 #: The row's end card is seen where it was confirmed when a card lies within this many
 #: card widths of that place.
 _AT_END = 0.3
+#: Each fresh sighting of the row's last card moves its place this share of the way.
+_FOLLOW = 0.15
 #: A row card's place is the median of its last this many sightings.
 _PLACE_SIGHTINGS = 5
 #: A new card lies at most this many card widths off the row's line.
@@ -539,6 +541,9 @@ class TableTracker:
         at_end = min(places, key=lambda p: math.dist((p.x, p.y), end))
         if math.dist((at_end.x, at_end.y), end) <= _AT_END * size:
             self._end_seen.add(seat)
+            if self._fresh:  # follow where it is seen lying (first placed from few sightings)
+                end = anchors[confirmed] = (end[0] + _FOLLOW * (at_end.x - end[0]),
+                                            end[1] + _FOLLOW * (at_end.y - end[1]))
         elif seat not in self._end_seen:
             return by_position  # its place was never seen again: not where it lies
         axis = self._row_axis(places, size)
