@@ -37,6 +37,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from vision.cards import Card  # noqa: E402
+from vision.errors import TrickvisionError  # noqa: E402
 from vision.identity.crops import as_grey  # noqa: E402
 from vision.identity.reader import IdentityReader  # noqa: E402
 from vision.identity.synth import label_crops, sample_card_photo  # noqa: E402
@@ -217,8 +218,12 @@ def main(argv: list[str] | None = None) -> int:
                    help="how far the given card quads are off (centre shift spread in card "
                         "widths; 0.05 is about the shipped detector's, 0 a perfect box)")
     args = p.parse_args(argv)
-    reader = IdentityReader(args.model, min_confidence=args.min_confidence,
-                            whole_model_path=args.whole_model)
+    try:
+        reader = IdentityReader(args.model, min_confidence=args.min_confidence,
+                                whole_model_path=args.whole_model)
+    except TrickvisionError as exc:  # a missing model or checksum file
+        print(f"evaluate_identity: {exc}", file=sys.stderr)
+        return 2
     t0 = time.time()
     report: dict[str, object] = {"model": str(reader.path), "min_confidence": args.min_confidence,
                                  "box_error": args.box_error, "grey": args.grey}
