@@ -15,7 +15,11 @@ Two kinds of evidence carry the play:
 * a new card at position *k* of X's face-down row means X has turned his card of trick *k*,
   with the orientation read from it. A row also fills in a play that was never seen face up.
   Rows cannot run ahead of the play: nobody turns his card before every card of that trick
-  is down, and a row card seen once and then not again as often is forgotten.
+  is down, and a row card seen once and then not again as often is forgotten. The camera is
+  fixed, so each confirmed row card keeps its place in the image: once the row's last card
+  is seen where it was placed, a new card is one lying beyond it along the row (boxes
+  across two row cards, or two cards taken for one, would otherwise shift every later
+  position); until then, and for readings without card geometry, positions are counted.
 
 Nobody leads to the next trick before the last one is gathered: a card laid while another
 player's card of the same trick still lies face up belongs to that trick (a row card that stood
