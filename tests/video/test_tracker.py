@@ -695,3 +695,46 @@ def test_a_card_another_player_played_to_a_turned_trick_is_not_read_again_as_a_n
     t = _show(tracker, t, {N: "D5"}, rows=two, times=12)  # N's new card misread as D5
     _show(tracker, t, {N: "C5"}, rows=two, times=12)
     assert tracker.tricks[3].plays[N].card == Card.from_str("C5")
+
+
+def _revokes(out):  # type: ignore[no-untyped-def]
+    return sorted((a.seat, a.trick) for a in out if isinstance(a, Alert) and a.alert == "revoke")
+
+
+def _play_tricks(tr, tricks, rows=None):  # type: ignore[no-untyped-def]
+    """Lay each trick's cards one by one (half a second each), then clear the table showing
+    ``rows[k]`` (the rows after trick k, when given); returns the events."""
+    out, t = [], 0.0
+    for k, trick in enumerate(tricks):
+        faces: dict[Seat, str] = {}
+        before = rows[k - 1] if rows and k else None
+        for seat, card in trick:
+            faces[seat] = card
+            for _ in range(5):
+                out += tr.update(reading(faceup=dict(faces), rows=before), t)
+                t += 0.1
+        for _ in range(6):
+            out += tr.update(reading(rows=rows[k] if rows else None), t)
+            t += 0.1
+    return out
+
+
+def test_followers_all_off_the_suit_led_in_one_suit_mean_the_lead_was_misread():
+    """W's spade lead read as D2: N, E and S all followed in spades and later show diamonds.
+    Three players revoking together in one suit is the reader's mistake, not theirs."""
+    tr = TableTracker("bridge", 10.0, contract=Contract(trump=None, declarer=S))
+    out = _play_tricks(tr, [((W, "D2"), (N, "S5"), (E, "S9"), (S, "SK")),
+                            ((W, "D3"), (N, "D5"), (E, "D9"), (S, "DK"))])
+    assert len([e for e in out if isinstance(e, TrickComplete)]) == 2
+    assert _revokes(out) == []
+
+
+def test_a_revoke_beside_a_void_player_discarding_the_same_suit_is_alerted():
+    """Preferans: N leads D7, E (void in diamonds) discards HA, S plays HK although he holds
+    a diamond (D8, played later): S revoked; E did not."""
+    tr = TableTracker("preferans", 10.0, seats=(N, E, S), dealer=W)
+    out = _play_tricks(tr, [((N, "D7"), (E, "HA"), (S, "HK")),
+                            ((N, "C7"), (E, "C8"), (S, "D8"))],
+                       rows=[{N: ["won"], E: ["lost"], S: ["lost"]},
+                             {N: ["won", "lost"], E: ["lost", "won"], S: ["lost", "lost"]}])
+    assert _revokes(out) == [(S, 1)]

@@ -1104,10 +1104,39 @@ class TableTracker:
                 continue
             illegal = all(card not in self.game.legal_cards(hand, before, self._contract_for(tp))
                           for tp in self.trumps)
+            if illegal and self._led_card_misread(tr, order, seat, card):
+                continue
             if illegal:
                 self._alert("revoke", seat, k, t, out,
                             f"{seat} revoked in trick {k}: played {card} to {before[0]} led, "
                             "though his later cards show he could follow")
+
+    def _led_card_misread(self, tr: _TrickState, order: list[Seat], seat: Seat,
+                          card: Card) -> bool:
+        """True when the card led was most likely misread rather than ``seat`` revoking:
+        every other follower of ``tr`` played the suit of ``card`` too, and either there are
+        two of them or the other one also held the suit led (one revoke is rare, two in one
+        trick in the same suit far rarer; a follower void in the suit led may discard the
+        revoker's suit, so one alone proves nothing)."""
+        others = [s for s in order[1:] if s != seat and s in tr.plays]
+        cards = [_majority(tr.plays[s]) for s in others]
+        if not others or not all(c is not None and c.suit == card.suit for c in cards):
+            return False
+        return len(others) >= 2 or all(self._could_follow(tr, s) for s in others)
+
+    def _could_follow(self, tr: _TrickState, seat: Seat) -> bool:
+        """True when ``seat``'s later cards show he held the suit led to ``tr``."""
+        led = _majority(tr.plays[tr.leader]) if tr.leader in tr.plays else None
+        if led is None:
+            return False
+        later = [c for k, t2 in self.tricks.items() if k > tr.number and seat in t2.plays
+                 and (c := _majority(t2.plays[seat])) is not None]
+        mine = _majority(tr.plays[seat])
+        if mine is None or not later:
+            return False
+        hand = [mine, *later]
+        return all(mine not in self.game.legal_cards(hand, [led], self._contract_for(tp))
+                   for tp in self.trumps)
 
     # ------------------------------------------------------------------ deal end
     def _finish_deal(self, t: float, out: list[Event], cleared: bool = False) -> None:
