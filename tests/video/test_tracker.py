@@ -354,30 +354,6 @@ def test_a_box_inside_the_known_row_is_read_without_it():
     assert tracker.row_len[N] == 2
 
 
-def test_a_box_between_row_cards_does_not_shift_the_new_card():
-    """With card geometry, a new card is the one lying beyond the row's known end: a box
-    across two row cards (read 'lost') is not taken for N's card of trick 3 ('won')."""
-    tracker, t = _lhombre_after_first_trick()
-    t = _show(tracker, t, {S: "S3"}, {S: "S3", E: "S7"}, {S: "S3", E: "S7", N: "SK"})
-    two = {N: ["lost", "won"], E: ["lost", "lost"], S: ["won", "lost"]}
-    where = {N: [100.0, 120.0], E: [300.0, 320.0], S: [500.0, 520.0]}
-    for _ in range(4):
-        tracker.update(reading(rows=two, places=where), t)
-        t += 0.125
-    assert tracker.row_len[N] == 2
-    for faces in ({N: "C5"}, {N: "C5", S: "C7"}, {N: "C5", S: "C7", E: "CJ"}):
-        t = _show(tracker, t, faces)
-    rows = {N: ["lost", "won", "lost", "won"], E: ["lost", "lost", "lost"],
-            S: ["won", "lost", "lost"]}
-    where = {N: [100.0, 120.0, 130.0, 140.0], E: [300.0, 320.0, 340.0],
-             S: [500.0, 520.0, 540.0]}
-    for _ in range(4):
-        tracker.update(reading(rows=rows, places=where), t)
-        t += 0.125
-    assert tracker.row_len[N] == 3
-    assert tracker.tricks[3].turned[N][0] is Orientation.WON
-
-
 def test_the_end_of_the_video_settles_a_row_card_still_waiting_for_its_face():
     """A row card whose face was never seen waits ``unread_wait_s``; when the video ends
     before that, the rows' persistent evidence stands."""

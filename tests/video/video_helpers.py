@@ -14,21 +14,12 @@ from vision.video.pipeline import TruthAnalyzer
 _QUAD = np.zeros((4, 2), np.float32)
 
 
-def _card_at(x: float, y: float = 400.0) -> np.ndarray:
-    """A 30 x 45 px card centred at (x, y)."""
-    return np.array([[x - 15, y - 22.5], [x + 15, y - 22.5], [x + 15, y + 22.5],
-                     [x - 15, y + 22.5]], np.float32)
-
-
 def reading(faceup: dict[Seat, str | None] | None = None,
             rows: dict[Seat, list[str]] | None = None,
-            unsure: dict[Seat, list[tuple[str, float]]] | None = None,
-            places: dict[Seat, list[float]] | None = None) -> TableReading:
+            unsure: dict[Seat, list[tuple[str, float]]] | None = None) -> TableReading:
     """``faceup``: seat -> card ('SA', or None for an unreadable face); ``rows``: seat ->
     orientations ('won'/'lost') in trick order; ``unsure``: seat -> the candidates the reader
-    gives a face it left unread (that seat's ``faceup`` entry is None); ``places``: seat ->
-    the x centre of each row card (30 px wide cards in a row along x; without it every card
-    has an empty box, as a reading without geometry)."""
+    gives a face it left unread (that seat's ``faceup`` entry is None)."""
     r = TableReading()
     for seat, card in (faceup or {}).items():
         sc = SeenCard(quad=_QUAD, face_up=True, confidence=1.0, seat=seat,
@@ -39,10 +30,8 @@ def reading(faceup: dict[Seat, str | None] | None = None,
         r.cards.append(sc)
         r.current_trick[seat] = sc
     for seat, orients in (rows or {}).items():
-        xs = (places or {}).get(seat)
         for i, o in enumerate(orients, start=1):
-            quad = _card_at(xs[i - 1]) if xs is not None else _QUAD
-            sc = SeenCard(quad=quad, face_up=False, confidence=1.0, seat=seat, row_position=i,
+            sc = SeenCard(quad=_QUAD, face_up=False, confidence=1.0, seat=seat, row_position=i,
                           orientation=Orientation(o))
             r.cards.append(sc)
             r.rows.setdefault(seat, []).append(sc)

@@ -15,11 +15,7 @@ Two kinds of evidence carry the play:
 * a new card at position *k* of X's face-down row means X has turned his card of trick *k*,
   with the orientation read from it. A row also fills in a play that was never seen face up.
   Rows cannot run ahead of the play: nobody turns his card before every card of that trick
-  is down, and a row card seen once and then not again as often is forgotten. The camera is
-  fixed, so each confirmed row card keeps its place in the image: once the row's last card
-  is seen where it was placed, a new card is one lying beyond it along the row (boxes
-  across two row cards, or two cards taken for one, would otherwise shift every later
-  position); until then, and for readings without card geometry, positions are counted.
+  is down, and a row card seen once and then not again as often is forgotten.
 
 Nobody leads to the next trick before the last one is gathered: a card laid while another
 player's card of the same trick still lies face up belongs to that trick (a row card that stood
@@ -43,7 +39,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from vision.cards import Card, Suit
 from vision.contract import Contract
@@ -70,25 +66,6 @@ _SOFT_MIN_READINGS = 2
 _SOFT_MIN_MEAN_P = 0.5
 #: ... and it outweighs the runner-up by this factor.
 _SOFT_MARGIN = 2.0
-#: Row cards are placed by where they lie when cards are at least this many pixels wide
-#: (readings without geometry, e.g. built by hand, are read by position).
-_MIN_CARD_PX = 4.0
-#: A card lies beyond a row's end when its centre is this many card widths past the end
-#: card's centre along the row ...
-_BEYOND_END = 0.3
-#: ... and two new cards lie at least this share of the row's usual step apart; a card
-#: farther than this many card widths past the end is not the row's next card.
-_NEW_CARD_STEP = 0.45
-_NEXT_CARD_REACH = 1.6
-#: The row's end card is seen where it was confirmed when a card lies within this many
-#: card widths of that place.
-_AT_END = 0.3
-#: Each fresh sighting of the row's last card moves its place this share of the way.
-_FOLLOW = 0.15
-#: A row card's place is the median of its last this many sightings.
-_PLACE_SIGHTINGS = 5
-#: A new card lies at most this many card widths off the row's line.
-_ACROSS_ROW = 0.5
 
 
 @dataclass
@@ -127,16 +104,6 @@ class _Evidence:
     votes: Counter = field(default_factory=Counter)
     misses: int = 0  # fresh readings that should have shown it and did not
     soft: _SoftVotes = field(default_factory=_SoftVotes)
-    places: list[tuple[float, float]] = field(default_factory=list)  # centres seen (row card)
-
-    def place(self) -> tuple[float, float] | None:
-        """Where the card lies: the median of the last centres it was seen at (a card is
-        first seen while it is still being put down)."""
-        if not self.places:
-            return None
-        last = self.places[-_PLACE_SIGHTINGS:]
-        xs, ys = sorted(p[0] for p in last), sorted(p[1] for p in last)
-        return xs[len(xs) // 2], ys[len(ys) // 2]
 
     def see(self, t: float, vote: object = _UNSET, *, fresh: bool = True) -> None:
         """One more sighting at ``t``; only a fresh reading counts toward ``n`` (a frame the
@@ -161,27 +128,6 @@ class _Evidence:
         """True unless two known values are tied for the most votes (wait for another look)."""
         known = self._known()
         return len(known) < 2 or known[0][1] > known[1][1]
-
-
-@dataclass(frozen=True)
-class _Placed:
-    """A face-down row card as read in one frame: where it lies and how it is turned."""
-
-    x: float
-    y: float
-    size: float  # the card's short side, pixels
-    long: float  # its long side
-    orientation: Orientation
-    position: int  # the reader's position in the row
-    corners: tuple[tuple[float, float], ...] = ()
-
-    @classmethod
-    def of(cls, sc: SeenCard, position: int) -> _Placed:
-        quad = sc.quad.reshape(4, 2)
-        centre = quad.mean(axis=0)
-        sides = [math.dist(quad[i], quad[(i + 1) % 4]) for i in range(4)]
-        return cls(float(centre[0]), float(centre[1]), float(min(sides)), float(max(sides)),
-                   sc.orientation, position, tuple((float(x), float(y)) for x, y in quad))
 
 
 @dataclass
@@ -286,9 +232,6 @@ class TableTracker:
         self._face_ev: dict[Seat, _Evidence] = {}
         self._row_read: dict[Seat, tuple[float, int]] = {}  # last fresh reading: (t, length)
         self._row_grew_t: dict[Seat, float] = {}  # when his row's last card was confirmed
-        self._anchors: dict[Seat, dict[int, tuple[float, float]]] = {s: {} for s in SEATS}
-        self._axes: dict[Seat, tuple[float, float]] = {}  # the way each row grows (image)
-        self._end_seen: set[Seat] = set()  # rows whose last card was seen again where placed
         self._short_alerted: dict[Seat, int] = {}  # cards missing from a row, already alerted
         self._emitted: set[tuple] = set()
         self._empty_since: float | None = None
@@ -349,11 +292,10 @@ class TableTracker:
             self.faces_read = True  # faces are being read here: worth waiting for unread ones
         if self._check_new_deal(faceup, rows, t, out):
             return out
-        for seat, (length, orients, places) in rows.items():
-            length, orients, where = self._by_place(seat, length, orients, places)
+        for seat, (length, orients) in rows.items():
             if fresh:
                 self._row_read[seat] = (t, length)
-            self._see_row(seat, length, orients, t, out, faceup.get(seat, _UNSET), where)
+            self._see_row(seat, length, orients, t, out, faceup.get(seat, _UNSET))
         for seat in SEATS:
             if seat in faceup:
                 self._see_faceup(seat, faceup[seat], t, out, unsure.get(seat, ()))
@@ -368,11 +310,10 @@ class TableTracker:
 
     def _extract(self, reading: TableReading
                  ) -> tuple[dict[Seat, Card | None],
-                            dict[Seat, tuple[int, dict[int, Orientation], list[_Placed]]],
+                            dict[Seat, tuple[int, dict[int, Orientation]]],
                             dict[Seat, tuple[tuple[Card, float], ...]]]:
-        """Per seat: the face-up card (None: not read for sure), the row (length,
-        orientations by position, and the face-down cards where they lie, in the reader's
-        order), and for a face not read the reader's candidates."""
+        """Per seat: the face-up card (None: not read for sure), the row (length and
+        orientations by position), and for a face not read the reader's candidates."""
         faceup: dict[Seat, Card | None] = {}
         unsure: dict[Seat, tuple[tuple[Card, float], ...]] = {}
 
@@ -390,12 +331,11 @@ class TableTracker:
             if self.seats is not None and seat not in self.seats:
                 continue
             see_face(seat, sc)
-        rows: dict[Seat, tuple[int, dict[int, Orientation], list[_Placed]]] = {}
+        rows: dict[Seat, tuple[int, dict[int, Orientation]]] = {}
         for seat, cards in reading.rows.items():
             if self.seats is not None and seat not in self.seats:
                 continue
             orients: dict[int, Orientation] = {}
-            places: list[_Placed] = []
             # A face-up card inside a row shifts the positions after it: count face-down
             # cards only then (otherwise keep the reader's positions, which may have gaps
             # where a hand hides a card).
@@ -412,16 +352,15 @@ class TableTracker:
                 down += 1
                 pos = down if renumber or sc.row_position is None else sc.row_position
                 orients[pos] = sc.orientation
-                places.append(_Placed.of(sc, pos))
             length = max(orients, default=0)
-            rows[seat] = (length, orients, places)
+            rows[seat] = (length, orients)
         return faceup, rows, unsure
 
     # ------------------------------------------------------------------ new deal
     def _check_new_deal(self, faceup: dict, rows: dict, t: float, out: list[Event]) -> bool:
         # Rows only grow during a deal; all of them gone for a while means the cards were
         # gathered for the next deal (face-up cards may already be the new first trick).
-        empty = all(length == 0 for length, _, _ in rows.values())
+        empty = all(length == 0 for length, _ in rows.values())
         started = any(self.row_len.values())
         if not (empty and started):
             self._empty_since = None
@@ -439,10 +378,9 @@ class TableTracker:
 
     # ------------------------------------------------------------------ rows
     def _see_row(self, seat: Seat, length: int, orients: dict[int, Orientation], t: float,
-                 out: list[Event], face: object = _UNSET,
-                 where: dict[int, tuple[float, float]] | None = None) -> None:
+                 out: list[Event], face: object = _UNSET) -> None:
         confirmed = self.row_len[seat]
-        if length > confirmed and where is None:
+        if length > confirmed:
             length, orients = self._without_inserted_card(seat, length, orients)
         for pos in range(confirmed + 1, length + 1):
             key = (seat, pos)
@@ -456,8 +394,6 @@ class TableTracker:
                 ev.see(t, o)
             else:
                 ev.see(t, fresh=self._fresh)
-            if self._fresh and where is not None and pos in where:
-                ev.places.append(where[pos])
         if self._fresh and length >= confirmed:
             # The row is in view up to its known end and stops before these positions: a
             # card seen there earlier, as often as not seen since, was a hand or a card in
@@ -507,126 +443,8 @@ class TableTracker:
             orientation = best if isinstance(best, Orientation) else Orientation.UNKNOWN
             del self._row_ev[(seat, pos)]
             self.row_len[seat] = pos
-            place = ev.place()
-            if place is not None:
-                self._anchors[seat][pos] = place
-            self._end_seen.discard(seat)
             self._row_grew_t[seat] = t
             self._on_turned(seat, pos, orientation, ev.first_t, t, out)
-
-    def _by_place(self, seat: Seat, length: int, orients: dict[int, Orientation],
-                  places: list[_Placed]
-                  ) -> tuple[int, dict[int, Orientation], dict[int, tuple[float, float]] | None]:
-        """The row's new cards, found beyond its confirmed end by where they lie.
-
-        A box between two row cards (half a card off, across two) or two cards taken for one
-        shift every position after it, and a row read by position then gives each new card
-        the orientation of its neighbour. The camera is fixed and a turned card goes to the
-        end of its row, so once the place of the row's last card is known and a card is seen
-        there, a new card is one lying beyond it along the row; boxes inside the row no
-        longer count. Returns ``(length, orientations by position, centres by position)``:
-        read by position (as the reader numbered the cards) where the end's place is not
-        known or not seen - the first card, a resumed session, a hand over the end - with
-        the row's last cards as the new cards' places; centres None for readings without
-        card geometry.
-        """
-        confirmed = self.row_len[seat]
-        size = sorted(p.size for p in places)[len(places) // 2] if places else 0.0
-        if size < _MIN_CARD_PX:
-            return length, orients, None
-        n_new = min(length - confirmed, len(places))
-        tail = places[len(places) - n_new:] if n_new > 0 else []
-        by_position = length, orients, {confirmed + i: (p.x, p.y) for i, p in enumerate(tail, 1)
-                                         if p.orientation is not Orientation.UNKNOWN}
-        anchors = self._anchors[seat]
-        end = anchors.get(confirmed)
-        if end is None:
-            return by_position
-        at_end = min(places, key=lambda p: math.dist((p.x, p.y), end))
-        if math.dist((at_end.x, at_end.y), end) <= _AT_END * size:
-            self._end_seen.add(seat)
-            if self._fresh:  # follow where it is seen lying (first placed from few sightings)
-                end = anchors[confirmed] = (end[0] + _FOLLOW * (at_end.x - end[0]),
-                                            end[1] + _FOLLOW * (at_end.y - end[1]))
-        elif seat not in self._end_seen:
-            return by_position  # its place was never seen again: not where it lies
-        axis = self._row_axis(places, size)
-        if axis is not None:
-            self._axes[seat] = axis
-        else:
-            axis = self._axes.get(seat)
-        if axis is None:
-            if len(places) == 1 and confirmed == 1 and \
-                    _BEYOND_END * size < math.dist((places[0].x, places[0].y), end) <= \
-                    _NEXT_CARD_REACH * size and places[0].orientation is not Orientation.UNKNOWN:
-                # one card confirmed and one box seen, off its place: the row's second card
-                # (the first hidden under it, or taken into one box with it)
-                p = places[0]
-                return confirmed + 1, {confirmed + 1: p.orientation}, {confirmed + 1: (p.x, p.y)}
-            return (confirmed, {}, {}) if len(places) == 1 else by_position
-        long = sorted(p.long for p in places)[len(places) // 2]
-        end_turned = self.tricks[confirmed].turned.get(seat) if confirmed in self.tricks \
-            else None
-
-        def half_along(o: Orientation | None) -> float:
-            # a won card lies short side toward its player, so along the row it spans
-            # its short side; a lost one its long side
-            return size / 2 if o is Orientation.WON else long / 2
-
-        end_reach = half_along(end_turned[0] if end_turned else None)
-        beyond: list[tuple[float, _Placed]] = []
-        for p in places:
-            if p.orientation is Orientation.UNKNOWN:
-                continue  # a card in mid-turn, or not a row card: it is seen again once down
-            dx, dy = p.x - end[0], p.y - end[1]
-            along, across = dx * axis[0] + dy * axis[1], abs(dy * axis[0] - dx * axis[1])
-            if across > _ACROSS_ROW * size:
-                continue
-            if _BEYOND_END * size < along <= _NEXT_CARD_REACH * size:
-                beyond.append((along, p))
-                continue
-            # One box over the end card and a new one (two tightly stacked cards taken for
-            # one) reaches past the end card's far edge: the new card ends where it ends.
-            reach = max(((cx - end[0]) * axis[0] + (cy - end[1]) * axis[1]
-                         for cx, cy in p.corners), default=-math.inf)
-            centre = reach - half_along(p.orientation)
-            if reach - end_reach > _BEYOND_END * size and \
-                    _BEYOND_END * size < centre <= _NEXT_CARD_REACH * size:
-                beyond.append((centre, replace(p, x=end[0] + centre * axis[0],
-                                               y=end[1] + centre * axis[1])))
-        if not beyond:
-            return confirmed, {}, {}  # the end is seen and nothing lies past it
-        # the farthest card is the new one; a second only a full step nearer (two turns
-        # seen at once), never a box across the last card and the new one
-        beyond.sort(key=lambda ap: -ap[0])
-        kept = [beyond[0]]
-        for along, p in beyond[1:]:
-            if kept[-1][0] - along >= _NEW_CARD_STEP * size and along >= _NEW_CARD_STEP * size:
-                kept.append((along, p))
-        kept.reverse()
-        return (confirmed + len(kept),
-                {confirmed + i: p.orientation for i, (_, p) in enumerate(kept, 1)},
-                {confirmed + i: (p.x, p.y) for i, (_, p) in enumerate(kept, 1)})
-
-    @staticmethod
-    def _row_axis(places: list[_Placed], size: float) -> tuple[float, float] | None:
-        """Unit vector along which the row in this reading grows: the line through its
-        cards, pointing the way the reader numbers them (the player's left to right); None
-        when the cards do not spread along a line."""
-        if len(places) < 2:
-            return None
-        mx = sum(p.x for p in places) / len(places)
-        my = sum(p.y for p in places) / len(places)
-        sxx = sum((p.x - mx) ** 2 for p in places)
-        syy = sum((p.y - my) ** 2 for p in places)
-        sxy = sum((p.x - mx) * (p.y - my) for p in places)
-        angle = 0.5 * math.atan2(2 * sxy, sxx - syy)  # the principal direction
-        ux, uy = math.cos(angle), math.sin(angle)
-        first, last = places[0], places[-1]
-        spread = (last.x - first.x) * ux + (last.y - first.y) * uy
-        if abs(spread) < _BEYOND_END * size:
-            return None
-        return (ux, uy) if spread > 0 else (-ux, -uy)
 
     def _without_inserted_card(self, seat: Seat, length: int, orients: dict[int, Orientation]
                                ) -> tuple[int, dict[int, Orientation]]:
@@ -1165,6 +983,8 @@ class TableTracker:
         face of that card was never seen (no later frame can show it any more), so a deal
         recorded to just after its last turn is not left a trick short."""
         out: list[Event] = []
+        if self._finished:
+            return out  # every trick of the deal is in: nothing is waiting
         self._ended = True
         try:
             for seat in self.seats or ():
