@@ -244,13 +244,17 @@ class VideoPipeline:
             events = self.tracker.update(reading, frame.t,
                                          fresh=decision is Decision.ANALYSE)
         st.track_s += time.perf_counter() - c2
+        self._hand_out(events, frame.t)
+        return events
+
+    def _hand_out(self, events: list[Event], t: float) -> None:
+        """Record events raised at stream time ``t`` and pass them to the sinks."""
         for e in events:
-            st.events += 1
-            st.latencies.append(frame.t - e.t)
+            self.stats.events += 1
+            self.stats.latencies.append(t - e.t)
             self.events.append(e)
             for sink in self.sinks:
-                sink(e, frame.t)
-        return events
+                sink(e, t)
 
     def run(self, frames: Iterable[Frame],
             progress: Callable[[Frame], None] | None = None) -> list[Event]:
@@ -268,13 +272,7 @@ class VideoPipeline:
         if self.last_t is None:
             return []
         events = self.tracker.end_of_stream(self.last_t)
-        for e in events:
-            st = self.stats
-            st.events += 1
-            st.latencies.append(self.last_t - e.t)
-            self.events.append(e)
-            for sink in self.sinks:
-                sink(e, self.last_t)
+        self._hand_out(events, self.last_t)
         return events
 
     def observation(self) -> Observation:
