@@ -31,7 +31,10 @@ rows contradicting each other (two "won" cards, none, or partners disagreeing); 
 agree with each other on another winner than the cards mean a face was misread, so the trick
 is revised from the rows (a second ``trick_complete`` with ``winner_source="rows"``) instead
 of blaming several players. Alerts are raised as soon as the evidence is confirmed: a card
-turned the wrong way, a revoke proven by a later card, a row with the wrong number of cards.
+turned the wrong way, a revoke proven by a later card (not when the other followers played the
+revoker's suit too and held the suit led: then the card led was misread), a row with the wrong
+number of cards. When a video ends, row cards still waiting for a face that no later frame can
+show are taken as they stand (``end_of_stream``).
 """
 
 from __future__ import annotations
