@@ -1,0 +1,43 @@
+"""scripts/replay_tracker.py: a recorded run replays to the same events, in seconds."""
+
+from __future__ import annotations
+
+import importlib.util
+import pickle
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "replay_tracker.py"
+
+
+@pytest.fixture(scope="module")
+def replay_tracker():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("replay_tracker", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_record_then_replay_scores_the_play(replay_tracker, lhombre_game, tmp_path, capsys):  # type: ignore[no-untyped-def]
+    g = lhombre_game
+    out = tmp_path / "game.pkl"
+    assert replay_tracker.main(["record", str(g.video), "--analyzer", "truth",
+                                "--out", str(out)]) == 0
+    data = pickle.loads(out.read_bytes())
+    assert data["calls"] and data["init"][0][0] == "lhombre"
+    result = replay_tracker.replay(data)
+    assert result["score"].tricks_right == result["score"].tricks_true == 4
+    assert result["wrong_rows"] == [] and result["rows"] == 12
+    capsys.readouterr()
+    assert replay_tracker.main(["replay", str(out)]) == 0
+    assert "total: 4 of 4 tricks right, 0 missed, 0 invented" in capsys.readouterr().out
+
+
+def test_replay_refuses_other_files(replay_tracker, tmp_path, capsys):  # type: ignore[no-untyped-def]
+    other = tmp_path / "other.pkl"
+    other.write_bytes(pickle.dumps({"something": "else"}))
+    assert replay_tracker.main(["replay", str(other)]) == 2
+    assert "not a recording" in capsys.readouterr().err
+    assert replay_tracker.main(["replay", str(tmp_path / "missing.pkl")]) == 2
