@@ -208,6 +208,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--model", type=Path, default=None)
     p.add_argument("--whole-model", type=Path, default=None,
                    help="whole-card model (default: the shipped one, when installed)")
+    p.add_argument("--grey-model", type=Path, default=None,
+                   help="corner model for greyscale pictures (default: the shipped one, when "
+                        "installed and --model is not given)")
     p.add_argument("--cards", type=int, default=1500, help="cards per generated set")
     p.add_argument("--min-confidence", type=float, default=0.9)
     p.add_argument("--scenes", type=Path, default=None)
@@ -220,12 +223,14 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     try:
         reader = IdentityReader(args.model, min_confidence=args.min_confidence,
-                                whole_model_path=args.whole_model)
+                                whole_model_path=args.whole_model,
+                                grey_model_path=args.grey_model)
     except TrickvisionError as exc:  # a missing model or checksum file
         print(f"evaluate_identity: {exc}", file=sys.stderr)
         return 2
     t0 = time.time()
-    report: dict[str, object] = {"model": str(reader.path), "min_confidence": args.min_confidence,
+    report: dict[str, object] = {"model": str(reader.path), "grey_model": str(reader.grey_path),
+                                 "min_confidence": args.min_confidence,
                                  "box_error": args.box_error, "grey": args.grey}
     one_corner = Tally()
     for name, seed, held in (("seen-styles", 5000, False), ("held-out-styles", 6000, True)):

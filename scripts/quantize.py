@@ -155,9 +155,10 @@ def quantize(source: Path, target: Path, blobs: list[np.ndarray],
         )
 
 
-def identity_crops(seed: int, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """``n`` generated corner crops as the classifier's input, and their class indexes."""
-    from vision.identity.crops import to_tensor
+def identity_crops(seed: int, n: int, grey: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` generated corner crops as the classifier's input (turned grey when ``grey``:
+    the greyscale model's pictures), and their class indexes."""
+    from vision.identity.crops import as_grey, to_tensor
     from vision.identity.synth import CLASS_NAMES, sample_crops
 
     rng = np.random.default_rng(seed)
@@ -165,13 +166,13 @@ def identity_crops(seed: int, n: int) -> tuple[np.ndarray, np.ndarray]:
     labels: list[int] = []
     while len(crops) < n:
         for c in sample_crops(rng):
-            crops.append(c.crop)
+            crops.append(as_grey(c.crop) if grey else c.crop)
             labels.append(CLASS_NAMES.index(c.label))
     return to_tensor(np.stack(crops[:n])), np.array(labels[:n])
 
 
-def identity_calibration(n_crops: int) -> list[np.ndarray]:
-    x, _ = identity_crops(123, n_crops)
+def identity_calibration(n_crops: int, grey: bool = False) -> list[np.ndarray]:
+    x, _ = identity_crops(123, n_crops, grey)
     return [x[i : i + 64] for i in range(0, len(x) - 63, 64)]
 
 
@@ -181,11 +182,12 @@ def _probabilities(session, x: np.ndarray) -> np.ndarray:  # noqa: ANN001
                            for i in range(0, len(x), 256)])
 
 
-def compare_identity(float_model: Path, int_model: Path) -> dict[str, float]:
+def compare_identity(float_model: Path, int_model: Path, grey: bool = False
+                     ) -> dict[str, float]:
     """Accuracy of both models on fresh generated crops, and what they read confidently."""
     from vision.identity.synth import CLASS_NAMES
 
-    x, y = identity_crops(789, 4000)
+    x, y = identity_crops(789, 4000, grey)
     out: dict[str, float] = {"crops": len(y)}
     preds = {}
     for label, path in (("float", float_model), ("int8", int_model)):
@@ -244,6 +246,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, default=24, help="card_axis calibration scenes")
     parser.add_argument("--crops", type=int, default=1024, help="identity calibration crops")
     parser.add_argument("--val", type=Path, default=None, help="card_axis validation .npz folder")
+    parser.add_argument("--grey", action="store_true",
+                        help="identity: calibrate and compare on grey crops (the model for "
+                             "greyscale cameras, models/identity_grey.onnx)")
     parser.add_argument("--frames", type=Path, default=None,
                         help="detector_video: a video-obb data set (images/train, images/val)")
     args = parser.parse_args(argv)
@@ -256,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.model == "card_axis":
         blobs = axis_calibration(args.scenes)
     elif args.model == "identity":
-        blobs = identity_calibration(args.crops)
+        blobs = identity_calibration(args.crops, args.grey)
     else:
         if args.frames is None or not (args.frames / "images" / "train").is_dir():
             parser.error("detector_video needs --frames DIR with images/train and images/val")
@@ -268,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
         quantize(args.source, staged, blobs, exclude)
         figures: dict[str, float] = {}
         if args.model == "identity":
-            figures = compare_identity(args.source, staged)
+            figures = compare_identity(args.source, staged, args.grey)
         elif args.model == "detector_video":
             figures = compare_detector(args.source, staged, args.frames / "images" / "val")
         elif args.val is not None:

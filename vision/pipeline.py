@@ -19,7 +19,7 @@ import numpy as np
 
 from vision.contract import Contract
 from vision.errors import InputFileError, TrickvisionError
-from vision.identity.crops import GREYSCALE_NOTE, is_monochrome
+from vision.identity.crops import GREY_MODEL_NOTE, GREYSCALE_NOTE, is_monochrome
 from vision.record import Observation, Orientation, RowEntry
 from vision.seats import Seat
 from vision.table.geometry import Calibration, TableFrame
@@ -223,7 +223,8 @@ class PhotoAnalyzer:
             reading.notes.append(f"face reading failed: {exc}")
             return
         if is_monochrome(image) and any(getattr(r, "card", None) for r in results):
-            reading.notes.append(GREYSCALE_NOTE)
+            reading.notes.append(GREY_MODEL_NOTE if getattr(reader, "reads_grey_apart", False)
+                                 else GREYSCALE_NOTE)
         for card, result in zip(face_up, results, strict=True):
             card.card = getattr(result, "card", None)
             card.card_confidence = float(getattr(result, "confidence", 0.0) or 0.0)

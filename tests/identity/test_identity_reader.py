@@ -339,3 +339,54 @@ def test_small_cards_lying_alone_are_read_from_their_whole_face(reader: Identity
     assert all(r.card in (None, c) for r, c in zip(alone, cards, strict=True))
     assert sum(r.card == c for r, c in zip(alone, cards, strict=True)) > \
         sum(r.card == c for r, c in zip(corners, cards, strict=True))
+
+
+@needs_model
+def test_a_greyscale_picture_is_read_with_the_greyscale_model() -> None:
+    """The corner model for grey pictures is used for them, and only for them."""
+    used: list[str] = []
+
+    class Watching(IdentityReader):
+        def classify(self, crops: np.ndarray, *, whole: bool = False) -> np.ndarray:
+            if not whole:
+                used.append("grey" if self._corners[0] is self._grey else "colour")
+            return super().classify(crops, whole=whole)
+
+    watching = Watching(MODEL, whole_model_path=False, grey_model_path=MODEL)
+    assert watching.reads_grey_apart and watching.grey_path == MODEL
+    photo, quads = place([(Card.from_str("D7"), 260, 260, 0)])
+    watching.read(photo, quads)
+    assert used and set(used) == {"colour"}
+    used.clear()
+    grey = cv2.cvtColor(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    watching.read(grey, quads)
+    assert used and set(used) == {"grey"}
+    assert IdentityReader(MODEL, whole_model_path=False, grey_model_path=False).grey_path is None
+
+
+@needs_model
+def test_a_greyscale_model_of_other_classes_is_refused() -> None:
+    axis = MODEL.with_name("card_axis.onnx")
+    with pytest.raises(TrickvisionError, match="greyscale model"):
+        IdentityReader(MODEL, whole_model_path=False, grey_model_path=axis)
+
+
+GREY_MODEL = MODEL.with_name("identity_grey.onnx")
+
+
+@needs_model
+@pytest.mark.skipif(not GREY_MODEL.is_file(), reason="models/identity_grey.onnx not shipped")
+def test_grey_diamonds_are_not_read_as_clubs() -> None:
+    """A monochrome camera: the colour model reads these diamonds as clubs; the shipped
+    reader takes the greyscale model for the grey picture and reads them right."""
+    cards = [Card.from_str(s) for s in ("D7", "DQ", "D9", "DK", "C7", "CQ", "H9", "SK")]
+    layout = [(c, 70 + 125 * (i % 4), 130 + 260 * (i // 4), 0) for i, c in enumerate(cards)]
+    photo, quads = place(layout, width=100)
+    grey = cv2.cvtColor(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    shipped = IdentityReader()
+    assert shipped.grey_path == GREY_MODEL
+    assert [r.card for r in shipped.read(grey, quads)] == cards
+    colour_only = IdentityReader(grey_model_path=False)
+    misread = [r.card for r in colour_only.read(grey, quads)]
+    assert sum(1 for c, m in zip(cards, misread, strict=True)
+               if c.suit.name == "DIAMONDS" and m is not None and m.suit.name == "CLUBS") >= 2

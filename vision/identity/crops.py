@@ -187,6 +187,11 @@ def to_tensor(crops: np.ndarray) -> np.ndarray:
 #: of them wrong, against 2 % in colour (`scripts/evaluate_identity.py --grey`).
 GREYSCALE_NOTE = ("greyscale picture: faces read without colour are often wrong (above all "
                   "diamonds read as clubs) - check them by eye")
+#: With ``models/identity_grey.onnx`` (the colour model trained further on grey crops) grey
+#: generated cards are read wrong 3.0-3.5 % of the time, against 1.8-2.3 % in colour.
+GREY_MODEL_NOTE = ("greyscale picture: faces read with the greyscale model, without suit "
+                   "colours (a few per cent more mistakes than in colour, diamonds and clubs "
+                   "above all) - check doubtful ones by eye")
 
 
 def is_monochrome(image: np.ndarray) -> bool:

@@ -31,6 +31,7 @@ from vision.identity.crops import (
     WHOLE_CARD,
     card_size_px,
     corner_crops,
+    is_monochrome,
     sharpness_of_cards,
     to_tensor,
     whole_card_crop,
@@ -41,6 +42,8 @@ from vision.models import verify_checksum as verify_model_checksum
 MODEL_NAME = "identity"
 #: The whole-card classifier, for cards lying alone (optional: read without it if missing).
 WHOLE_MODEL_NAME = "identity_whole"
+#: The corner model for greyscale pictures: the colour model trained further on grey crops.
+GREY_MODEL_NAME = "identity_grey"
 #: Names of the views a reading may rest on: the four corners, then the whole card.
 VIEW_NAMES = (*CORNER_NAMES, "whole card")
 NONE_LABEL = "none"
@@ -139,12 +142,15 @@ class IdentityReader:
     ``min_confidence`` is the probability below which a card is left unread (None with a
     reason) rather than guessed. ``whole_model_path``: the whole-card classifier for cards
     whose whole face shows (``models/identity_whole.onnx``, used by default with the shipped
-    corner model when installed; False: corners only).
+    corner model when installed; False: corners only). ``grey_model_path``: the corner model
+    for greyscale pictures (``models/identity_grey.onnx``, likewise by default; False: the
+    colour model reads grey pictures too) - the colour model leans on colour and reads grey
+    diamonds as clubs.
     """
 
     def __init__(self, model_path: Path | None = None, *, min_confidence: float = 0.9,
-                 threads: int = 2, whole_model_path: Path | Literal[False] | None = None
-                 ) -> None:
+                 threads: int = 2, whole_model_path: Path | Literal[False] | None = None,
+                 grey_model_path: Path | Literal[False] | None = None) -> None:
         if not 0.0 < min_confidence <= 1.0:
             raise ValueError(f"min_confidence must be in (0, 1], got {min_confidence}")
         path = Path(model_path) if model_path is not None else _default_model_path()
@@ -184,6 +190,24 @@ class IdentityReader:
             self._whole_input = self._whole.get_inputs()[0].name
             self.whole_size = int(ast.literal_eval(wmeta.get("imgsz", "[64, 64]"))[0])
             self.whole_path = wpath
+        # the corner model for greyscale pictures, chosen the same way
+        self._grey = None
+        self.grey_path: Path | None = None
+        if grey_model_path is None and model_path is None and model_exists(GREY_MODEL_NAME):
+            grey_model_path = _default_model_path(GREY_MODEL_NAME)
+        if grey_model_path is not None and grey_model_path is not False:
+            gpath = Path(grey_model_path)
+            verify_checksum(gpath)
+            self._grey = cpu_session(gpath, threads)
+            gmeta = self._grey.get_modelmeta().custom_metadata_map
+            if ast.literal_eval(gmeta.get("names", "{}")) != names or \
+                    int(ast.literal_eval(gmeta.get("imgsz", "[64, 64]"))[0]) != self.input_size:
+                raise IdentityModelError(
+                    f"greyscale model {gpath}: its classes or input size differ from "
+                    f"{path.name}'s")
+            self._grey_input = self._grey.get_inputs()[0].name
+            self.grey_path = gpath
+        self._corners = (self._session, self._input)  # the corner model of the picture read
 
     # -- model ---------------------------------------------------------------------------------
 
@@ -192,8 +216,7 @@ class IdentityReader:
         whole-card crops (``whole``) for the whole-card model."""
         if len(crops) == 0:
             return np.zeros((0, len(self.class_names)), np.float32)
-        session, name = ((self._whole, self._whole_input) if whole
-                         else (self._session, self._input))
+        session, name = ((self._whole, self._whole_input) if whole else self._corners)
         if session is None:
             raise IdentityModelError("no whole-card model is loaded")
         out = []
@@ -222,7 +245,27 @@ class IdentityReader:
         as showing no index. ``alone`` ((n,) bool, optional) marks cards whose whole face
         shows: with the whole-card model loaded, such a card is named by its whole face
         (pips, picture) when that view is sure and the corners are not surer of another.
+        A greyscale picture is read with the greyscale corner model when one is loaded.
         """
+        grey = self._grey is not None and np.asarray(image).size > 0 and \
+            is_monochrome(np.asarray(image))
+        self._corners = (self._grey, self._grey_input) if grey else (self._session, self._input)
+        if grey:
+            alone = None  # the whole-card model is a colour model: grey faces fool it
+        try:
+            return self._read(image, quads, game, covered, alone)
+        finally:
+            self._corners = (self._session, self._input)
+
+    @property
+    def reads_grey_apart(self) -> bool:
+        """True when greyscale pictures get their own corner model."""
+        return self._grey is not None
+
+    def _read(self, image: np.ndarray, quads: np.ndarray | Sequence[np.ndarray],
+              game: str | None = None, covered: np.ndarray | None = None,
+              alone: np.ndarray | None = None) -> list[IdentityResult]:
+        """:meth:`read` with the corner model for this picture already chosen."""
         image = np.asarray(image)
         if image.ndim not in (2, 3) or image.size == 0:
             raise ValueError(f"image must be an (h, w, 3) or (h, w) array, got {image.shape}")

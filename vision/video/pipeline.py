@@ -25,7 +25,7 @@ import numpy as np
 
 from vision.cards import BRIDGE_DECK, Card
 from vision.errors import TrickvisionError
-from vision.identity.crops import GREYSCALE_NOTE
+from vision.identity.crops import GREY_MODEL_NOTE, GREYSCALE_NOTE
 from vision.models import model_exists, model_path
 from vision.record import Observation, Orientation, RowEntry
 from vision.seats import Seat
@@ -80,9 +80,10 @@ class PhotoAnalyzerAdapter:
         centre = self.centre.value((int(image.shape[1]), int(image.shape[0])))
         reading = self.inner.read(image, table_centre=centre)
         self.centre.update(reading)
-        if GREYSCALE_NOTE in reading.notes and not self.warned_greyscale:
+        grey = [n for n in reading.notes if n in (GREYSCALE_NOTE, GREY_MODEL_NOTE)]
+        if grey and not self.warned_greyscale:
             self.warned_greyscale = True  # once per source: the camera does not change
-            logging.getLogger("trickvision").warning("trickvision: warning: %s", GREYSCALE_NOTE)
+            logging.getLogger("trickvision").warning("trickvision: warning: %s", grey[0])
         return reading
 
 
