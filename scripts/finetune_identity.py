@@ -35,16 +35,20 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "scripts"))  # recover_weights
 
 
-def crops_for(names: dict[int, str], n: int, seed: int, none_keep: float):  # noqa: ANN201
-    """``n`` generated colour crops (uint8 BGR) and their class indices."""
-    from vision.identity.synth import sample_crops
+def crops_for(names: dict[int, str], n: int, seed: int, none_keep: float,  # noqa: ANN201
+              view: str = "corners"):
+    """``n`` generated colour crops (uint8 BGR) and their class indices: corner crops, or
+    whole-card crops of cards lying alone (``view="whole"``, the whole-card model's)."""
+    from vision.identity.synth import sample_crops, sample_whole_cards
 
     index = {v: k for k, v in names.items()}
     rng = np.random.default_rng(seed)
     crops: list[np.ndarray] = []
     labels: list[int] = []
     while len(crops) < n:
-        for c in sample_crops(rng, none_keep=none_keep):
+        samples = (sample_whole_cards(rng) if view == "whole"
+                   else sample_crops(rng, none_keep=none_keep))
+        for c in samples:
             crops.append(c.crop)
             labels.append(index[c.label])
     return np.stack(crops[:n]), np.array(labels[:n])
@@ -96,13 +100,17 @@ def teacher_probabilities(net, crops: np.ndarray):  # noqa: ANN001, ANN201
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("source", type=Path, help="the shipped 8-bit identity.onnx")
+    parser.add_argument("source", type=Path,
+                        help="the shipped identity.onnx (8-bit) or identity_whole.onnx")
     parser.add_argument("out", type=Path, help="output folder")
     parser.add_argument("--crops", type=int, default=20000)
     parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--grey", type=float, default=0.3, help="share of crops turned grey")
     parser.add_argument("--lr", type=float, default=3e-4)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--view", choices=("corners", "whole"), default="corners",
+                        help="corner crops (identity.onnx) or whole cards lying alone "
+                             "(identity_whole.onnx)")
     parser.add_argument("--none-keep", type=float, default=1.0,
                         help="share of `none` crops kept (the training data kept 0.15)")
     parser.add_argument("--hsv", type=float, nargs=3, default=(0.02, 0.3, 0.3),
@@ -131,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"finetune_identity: {exc}", file=sys.stderr)
         return 2
     t0 = time.time()
-    crops, y_np = crops_for(net.names, args.crops, args.seed, args.none_keep)
+    crops, y_np = crops_for(net.names, args.crops, args.seed, args.none_keep, args.view)
     y = torch.from_numpy(y_np)
     print(f"[finetune] {len(crops)} crops in {time.time() - t0:.0f} s", flush=True)
     teacher = teacher_probabilities(net, crops) if args.distil > 0 else None

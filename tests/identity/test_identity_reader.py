@@ -367,7 +367,7 @@ def test_a_greyscale_picture_is_read_with_the_greyscale_model() -> None:
 @needs_model
 def test_a_greyscale_model_of_other_classes_is_refused() -> None:
     axis = MODEL.with_name("card_axis.onnx")
-    with pytest.raises(TrickvisionError, match="greyscale model"):
+    with pytest.raises(TrickvisionError, match="classes or input size"):
         IdentityReader(MODEL, whole_model_path=False, grey_model_path=axis)
 
 

@@ -19,7 +19,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import cv2
 import numpy as np
@@ -145,7 +145,7 @@ class IdentityReader:
     corner model when installed; False: corners only). ``grey_model_path``: the corner model
     for greyscale pictures (``models/identity_grey.onnx``, likewise by default; False: the
     colour model reads grey pictures too) - the colour model leans on colour and reads grey
-    diamonds as clubs.
+    diamonds as clubs; grey pictures get no whole-card view (that model is a colour one).
     """
 
     def __init__(self, model_path: Path | None = None, *, min_confidence: float = 0.9,
@@ -155,6 +155,7 @@ class IdentityReader:
             raise ValueError(f"min_confidence must be in (0, 1], got {min_confidence}")
         path = Path(model_path) if model_path is not None else _default_model_path()
         verify_checksum(path)
+        self._threads = threads
         self._session = cpu_session(path, threads)
         meta = self._session.get_modelmeta().custom_metadata_map
         try:
@@ -174,40 +175,43 @@ class IdentityReader:
         self.path = path
         # the whole-card view: with the shipped corner model, the shipped whole-card model when
         # it is installed (None); a given file; or off (False)
-        self._whole = None
-        self.whole_path: Path | None = None
-        if whole_model_path is None and model_path is None and \
-                model_exists(WHOLE_MODEL_NAME):
-            whole_model_path = _default_model_path(WHOLE_MODEL_NAME)
-        if whole_model_path is not None and whole_model_path is not False:
-            wpath = Path(whole_model_path)
-            verify_checksum(wpath)
-            self._whole = cpu_session(wpath, threads)
-            wmeta = self._whole.get_modelmeta().custom_metadata_map
-            if ast.literal_eval(wmeta.get("names", "{}")) != names:
-                raise IdentityModelError(
-                    f"whole-card model {wpath}: its classes differ from {path.name}'s")
-            self._whole_input = self._whole.get_inputs()[0].name
-            self.whole_size = int(ast.literal_eval(wmeta.get("imgsz", "[64, 64]"))[0])
-            self.whole_path = wpath
+        self.whole_path = self._choose(whole_model_path, model_path, WHOLE_MODEL_NAME)
+        self._whole, self._whole_input, size = self._companion(self.whole_path, names, path)
+        self.whole_size = size or self.input_size
         # the corner model for greyscale pictures, chosen the same way
-        self._grey = None
-        self.grey_path: Path | None = None
-        if grey_model_path is None and model_path is None and model_exists(GREY_MODEL_NAME):
-            grey_model_path = _default_model_path(GREY_MODEL_NAME)
-        if grey_model_path is not None and grey_model_path is not False:
-            gpath = Path(grey_model_path)
-            verify_checksum(gpath)
-            self._grey = cpu_session(gpath, threads)
-            gmeta = self._grey.get_modelmeta().custom_metadata_map
-            if ast.literal_eval(gmeta.get("names", "{}")) != names or \
-                    int(ast.literal_eval(gmeta.get("imgsz", "[64, 64]"))[0]) != self.input_size:
-                raise IdentityModelError(
-                    f"greyscale model {gpath}: its classes or input size differ from "
-                    f"{path.name}'s")
-            self._grey_input = self._grey.get_inputs()[0].name
-            self.grey_path = gpath
+        self.grey_path = self._choose(grey_model_path, model_path, GREY_MODEL_NAME)
+        self._grey, self._grey_input, _ = self._companion(self.grey_path, names, path,
+                                                          self.input_size)
         self._corners = (self._session, self._input)  # the corner model of the picture read
+
+    @staticmethod
+    def _choose(given: Path | Literal[False] | None, main: Path | None, name: str
+                ) -> Path | None:
+        """A companion model's file: the one given, the shipped one when the shipped corner
+        model is used and it is installed (None), or none (False)."""
+        if given is False:
+            return None
+        if given is not None:
+            return Path(given)
+        if main is None and model_exists(name):
+            return _default_model_path(name)
+        return None
+
+    def _companion(self, path: Path | None, names: object, main: Path,
+                   size: int | None = None) -> tuple[Any, str, int | None]:
+        """Load a companion model (checksum verified); its classes, and its input size when
+        ``size`` is given, must be the corner model's."""
+        if path is None:
+            return None, "", None
+        verify_checksum(path)
+        session = cpu_session(path, self._threads)
+        meta = session.get_modelmeta().custom_metadata_map
+        own = int(ast.literal_eval(meta.get("imgsz", "[64, 64]"))[0])
+        if ast.literal_eval(meta.get("names", "{}")) != names or \
+                (size is not None and own != size):
+            raise IdentityModelError(
+                f"model {path}: its classes or input size differ from {main.name}'s")
+        return session, session.get_inputs()[0].name, own
 
     # -- model ---------------------------------------------------------------------------------
 
@@ -216,7 +220,7 @@ class IdentityReader:
         whole-card crops (``whole``) for the whole-card model."""
         if len(crops) == 0:
             return np.zeros((0, len(self.class_names)), np.float32)
-        session, name = ((self._whole, self._whole_input) if whole else self._corners)
+        session, name = (self._whole, self._whole_input) if whole else self._corners
         if session is None:
             raise IdentityModelError("no whole-card model is loaded")
         out = []
@@ -249,9 +253,11 @@ class IdentityReader:
         """
         grey = self._grey is not None and np.asarray(image).size > 0 and \
             is_monochrome(np.asarray(image))
-        self._corners = (self._grey, self._grey_input) if grey else (self._session, self._input)
         if grey:
-            alone = None  # the whole-card model is a colour model: grey faces fool it
+            self._corners = (self._grey, self._grey_input)
+            # the whole-card model is a colour model: grey faces fool it (24-26 % of lone grey
+            # cards read wrong; a grey-trained one read more right but also more wrong)
+            alone = None
         try:
             return self._read(image, quads, game, covered, alone)
         finally:
