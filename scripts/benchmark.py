@@ -91,8 +91,8 @@ def main(argv: list[str] | None = None) -> int:
 
         # alternate the two call by call, so that load from other processes (this VM's
         # speed drifts by 10-30 % within a minute) hits both alike; the first photo also
-        # warms the process up (its first calls ran 20-40 % slow), so it gets a longer
-        # untimed start
+        # warms the process up (with 3 untimed calls its bare inference once measured 59 ms
+        # against 43 ms for the next photo's same-sized input), so it gets a longer start
         e2e_ms, inf_ms = alternating_ms(end_to_end, bare, args.repeats,
                                         warmup=10 if not results else 3)
         reading, _ = analyzer.analyze(data)
