@@ -37,6 +37,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from vision.detect.detections import Detections  # noqa: E402
+from vision.identity.crops import as_grey  # noqa: E402
 from vision.seats import Seat  # noqa: E402
 
 GAMES = ("bridge", "preferans", "lhombre")
@@ -81,8 +82,10 @@ def match(truth_quads: np.ndarray, found_quads: np.ndarray, short: float) -> dic
     return out
 
 
-def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str) -> dict:
-    """Compare the readings of ``scenes`` with their truth; ``analyzers`` maps game names."""
+def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str,
+                 grey: bool = False) -> dict:
+    """Compare the readings of ``scenes`` with their truth; ``analyzers`` maps game names;
+    ``grey``: each photo turned grey first (a monochrome camera)."""
     from vision.reconstruct import reconstruct
 
     confusion: Counter[tuple[str, str]] = Counter()
@@ -97,7 +100,7 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str)
         if oracle is not None:
             oracle.truth = truth
         analyzer = analyzers[truth["game"]]
-        reading = analyzer.read(scene.image)
+        reading = analyzer.read(as_grey(scene.image) if grey else scene.image)
         observation = analyzer.observation(reading)
         report = reconstruct(observation)
         cards = truth["cards"]
@@ -312,6 +315,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="photo sizes WxH, commas (taken in turn)")
     parser.add_argument("--stages", default=",".join(STAGES),
                         help=f"stages of play, commas (of {', '.join(STAGES)})")
+    parser.add_argument("--grey", action="store_true",
+                        help="turn every photo grey first (a monochrome camera)")
+    parser.add_argument("--no-grey-model", action="store_true",
+                        help="read grey pictures with the colour identity model too")
     parser.add_argument("--out", default="/work/runs/eval")
     args = parser.parse_args(argv)
     try:
@@ -352,15 +359,19 @@ def main(argv: list[str] | None = None) -> int:
     ):
         if n <= 0:
             continue
+        reader: object = False if args.no_faces else None
+        if reader is None and args.no_grey_model:
+            from vision.identity import IdentityReader
+
+            reader = IdentityReader(grey_model_path=False)
         analyzers = {
             g: PhotoAnalyzer(
-                game=g, detector=detector, identity_reader=False if args.no_faces else None,
-                row_settings=row_settings,
+                game=g, detector=detector, identity_reader=reader, row_settings=row_settings,
             )
             for g in GAMES
         }
         scenes = scenes_for(n, base, hard=hard, sizes=sizes, stages=stages)
-        summary = evaluate_set(analyzers, scenes, oracle=oracle, label=label)
+        summary = evaluate_set(analyzers, scenes, oracle=oracle, label=label, grey=args.grey)
         if args.oracle:
             summary["set"] += " (true rectangles)"
         summaries.append(summary)
