@@ -1,6 +1,6 @@
 """Record what the video tracker is given, then replay it in seconds to try tracker changes.
 
-    .venv/bin/python scripts/replay_tracker.py record VIDEO.mp4 --out REC.pkl
+    .venv/bin/python scripts/replay_tracker.py record --out REC.pkl VIDEO.mp4 [video options]
     .venv/bin/python scripts/replay_tracker.py replay REC.pkl [REC2.pkl ...]
 
 Analysing a rendered video with the shipped models takes a minute; the tracker's share of
@@ -28,7 +28,6 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from vision.errors import TrickvisionError  # noqa: E402
-from vision.seats import Seat  # noqa: E402
 from vision.video.events import CardsTurned  # noqa: E402
 from vision.video.tracker import TableTracker  # noqa: E402
 
@@ -48,33 +47,31 @@ class RecordingTracker(TableTracker):
         return super().update(reading, t, fresh=fresh)
 
 
-def record(video: Path, truth_path: Path, analyzer_kind: str) -> dict[str, Any]:
-    """Run ``trickvision video``'s pipeline over ``video``; the tracker's inputs."""
-    from vision.video.gate import CONFIRM_S, SETTINGS, ChangeGate
-    from vision.video.options import contract_from_truth, load_truth
-    from vision.video.pipeline import PhotoAnalyzerAdapter, TruthAnalyzer, VideoPipeline
+def record(video_args: list[str]) -> dict[str, Any]:
+    """Run ``trickvision video``'s pipeline (its own option parsing, deal facts, analyser,
+    offline gate and persistence) over a video; the tracker's inputs."""
+    from vision.commands.video import add_arguments
+    from vision.video.options import confirm_s, deal_facts, make_analyzer, make_gate
+    from vision.video.pipeline import VideoPipeline
     from vision.video.sources import VideoFileSource
 
-    truth = load_truth(str(truth_path))
-    source = VideoFileSource(video)
-    seats = tuple(Seat.from_str(s) for s in truth["seats"]) if truth.get("seats") else None
-    if seats is not None and len(seats) == 4:
-        seats = None  # four-handed: every seat plays, as `trickvision video` leaves it
-    tracker = RecordingTracker(
-        truth["game"], source.fps, seats=seats,
-        dealer=Seat.from_str(truth["dealer"]) if truth.get("dealer") else None,
-        contract=contract_from_truth(truth.get("contract")), confirm_s=CONFIRM_S["offline"])
-    if analyzer_kind == "truth":
-        stem = truth_path.name.removesuffix(".truth.json")
-        analyzer: Any = TruthAnalyzer.from_file(str(truth_path.with_name(
-            f"{stem}.frames.jsonl.gz")), source.fps)
-    else:
-        analyzer = PhotoAnalyzerAdapter(truth["game"])
-    pipeline = VideoPipeline(analyzer, tracker, gate=ChangeGate(**SETTINGS["offline"]))
+    parser = argparse.ArgumentParser(prog="replay_tracker.py record")
+    add_arguments(parser)
+    args = parser.parse_args(video_args)
+    if not args.truth:
+        raise TrickvisionError("record needs the video's --truth file to score replays")
+    facts = deal_facts(args)
+    source = VideoFileSource(Path(args.file), sample_fps=args.sample_fps or None)
+    rate = min(source.fps, args.sample_fps) if args.sample_fps else source.fps
+    tracker = RecordingTracker(facts["game"], rate, seats=facts["seats"],
+                               dealer=facts["dealer"], contract=facts["contract"],
+                               confirm_s=confirm_s(args, "offline"))
+    pipeline = VideoPipeline(make_analyzer(args, facts["game"], source.fps), tracker,
+                             gate=make_gate(args, "offline"))
     for frame in source:
         pipeline.process(frame)
     return {"format": FORMAT, "init": tracker.init, "calls": tracker.calls,
-            "truth": str(truth_path.resolve()), "video": str(video)}
+            "truth": str(Path(args.truth).resolve()), "video": args.file}
 
 
 def replay(recording: dict[str, Any]) -> dict[str, Any]:
@@ -106,20 +103,22 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
     rec = sub.add_parser("record", help="run the video pipeline, keep the tracker's inputs")
-    rec.add_argument("video", type=Path)
-    rec.add_argument("--truth", type=Path, default=None,
-                     help="default: the .truth.json beside the video")
-    rec.add_argument("--analyzer", choices=("photo", "truth"), default="photo",
-                     help="the shipped models (default) or the rendered ground truth")
     rec.add_argument("--out", type=Path, required=True)
+    rec.add_argument("video_args", nargs=argparse.REMAINDER,
+                     help="VIDEO and `trickvision video` options (--truth is needed; default: "
+                          "the .truth.json beside the video)")
     rep = sub.add_parser("replay", help="score the working tree's tracker on recordings")
     rep.add_argument("recordings", type=Path, nargs="+")
     args = p.parse_args(argv)
     try:
         if args.command == "record":
-            truth = args.truth or args.video.with_name(
-                args.video.name.removesuffix(".mp4") + ".truth.json")
-            data = record(args.video, truth, args.analyzer)
+            video_args = list(args.video_args)
+            if video_args and "--truth" not in video_args:
+                video = Path(video_args[0])
+                video_args += ["--truth",
+                               str(video.with_name(video.name.removesuffix(".mp4") +
+                                                   ".truth.json"))]
+            data = record(video_args)
             args.out.write_bytes(pickle.dumps(data))
             print(f"{args.out}: {len(data['calls'])} readings")
             return 0

@@ -23,8 +23,8 @@ def replay_tracker():  # type: ignore[no-untyped-def]
 def test_record_then_replay_scores_the_play(replay_tracker, lhombre_game, tmp_path, capsys):  # type: ignore[no-untyped-def]
     g = lhombre_game
     out = tmp_path / "game.pkl"
-    assert replay_tracker.main(["record", str(g.video), "--analyzer", "truth",
-                                "--out", str(out)]) == 0
+    assert replay_tracker.main(["record", "--out", str(out), str(g.video),
+                                "--analyzer", "truth"]) == 0
     data = pickle.loads(out.read_bytes())
     assert data["calls"] and data["init"][0][0] == "lhombre"
     result = replay_tracker.replay(data)
