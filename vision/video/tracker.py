@@ -245,7 +245,6 @@ class TableTracker:
             self.trumps = list(self.game.trump_candidates())
         self.last_t = -math.inf
         self._fresh = True
-        self._ended = False
 
     def _trick(self, k: int) -> _TrickState:
         if k not in self.tricks:
@@ -409,9 +408,10 @@ class TableTracker:
         self._confirm_row(seat, t, out, face)
 
     def _confirm_row(self, seat: Seat, t: float, out: list[Event],
-                     face: object = _UNSET) -> None:
+                     face: object = _UNSET, wait_for_faces: bool = True) -> None:
         """Confirm the row's new positions in order; a row only grows by persistent
-        evidence."""
+        evidence. ``wait_for_faces=False``: a row card whose face was never seen need not
+        wait ``unread_wait_s`` (the video has ended, no face can show any more)."""
         while True:
             pos = self.row_len[seat] + 1
             ev = self._row_ev.get((seat, pos))
@@ -427,7 +427,7 @@ class TableTracker:
                     # twice then, not his card of a trick played since - start it afresh
                     ev.first_t, ev.n = t, 1
                     break
-                if ev.last_t - ev.first_t < self.unread_wait_s and not self._ended:
+                if ev.last_t - ev.first_t < self.unread_wait_s and wait_for_faces:
                     # faces are seen here, yet his card of that trick never was: a row card
                     # without one must last longer before it stands for a play
                     break
@@ -988,13 +988,9 @@ class TableTracker:
         out: list[Event] = []
         if self._finished:
             return out  # every trick of the deal is in: nothing is waiting
-        self._ended = True
-        try:
-            for seat in self.seats or ():
-                self._confirm_row(seat, t, out)
-            self._advance(t, out)
-        finally:
-            self._ended = False
+        for seat in self.seats or ():
+            self._confirm_row(seat, t, out, wait_for_faces=False)
+        self._advance(t, out)
         return out
 
     # ------------------------------------------------------------------ output
