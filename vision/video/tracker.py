@@ -908,56 +908,48 @@ class TableTracker:
 
     def _check_revokes(self, seat: Seat, t: float, out: list[Event]) -> None:
         """A later card of the suit led proves a revoke in an earlier trick."""
-        mine = sorted((k, _majority(tr.plays[seat])) for k, tr in self.tricks.items()
-                      if seat in tr.plays and _majority(tr.plays[seat]) is not None)
-        for k, card in mine:
+        for k in sorted(k for k, tr in self.tricks.items() if seat in tr.plays):
             tr = self.tricks[k]
-            if not tr.completed or tr.leader is None or self.seats is None:
+            proven = self._revoke_in(tr, seat)
+            if proven is None or self._led_card_misread(tr, seat, proven[0]):
                 continue
-            order = self.game.play_order(tr.leader, self.seats)
-            before = [_majority(tr.plays[s]) for s in order[:order.index(seat)]]
-            if not before or before[0] is None:
-                continue
-            # the rules look at the card led (suit, and its rank for l'hombre's matadors)
-            before = [before[0]]
-            hand = [card] + [c for j, c in mine if j > k]
-            if len(hand) < 2:
-                continue
-            illegal = all(card not in self.game.legal_cards(hand, before, self._contract_for(tp))
-                          for tp in self.trumps)
-            if illegal and self._led_card_misread(tr, order, seat, card):
-                continue
-            if illegal:
-                self._alert("revoke", seat, k, t, out,
-                            f"{seat} revoked in trick {k}: played {card} to {before[0]} led, "
-                            "though his later cards show he could follow")
+            card, led = proven
+            self._alert("revoke", seat, k, t, out,
+                        f"{seat} revoked in trick {k}: played {card} to {led} led, "
+                        "though his later cards show he could follow")
 
-    def _led_card_misread(self, tr: _TrickState, order: list[Seat], seat: Seat,
-                          card: Card) -> bool:
+    def _revoke_in(self, tr: _TrickState, seat: Seat) -> tuple[Card, Card] | None:
+        """``(his card, the card led)`` when ``seat``'s card in the completed trick ``tr`` is
+        one he could not play under any trump still possible, his later cards showing what
+        he held; None otherwise (or when the cards are not known)."""
+        if not tr.completed or tr.leader is None or self.seats is None or seat == tr.leader \
+                or tr.leader not in tr.plays:
+            return None
+        card, led = _majority(tr.plays[seat]), _majority(tr.plays[tr.leader])
+        if card is None or led is None:
+            return None
+        later = [c for k, t2 in sorted(self.tricks.items()) if k > tr.number and seat in t2.plays
+                 and (c := _majority(t2.plays[seat])) is not None]
+        if not later:
+            return None
+        # the rules look at the card led (suit, and its rank for l'hombre's matadors)
+        hand = [card, *later]
+        if all(card not in self.game.legal_cards(hand, [led], self._contract_for(tp))
+               for tp in self.trumps):
+            return card, led
+        return None
+
+    def _led_card_misread(self, tr: _TrickState, seat: Seat, card: Card) -> bool:
         """True when the card led was most likely misread rather than ``seat`` revoking:
         every other follower of ``tr`` played the suit of ``card`` too, and either there are
-        two of them or the other one also held the suit led (one revoke is rare, two in one
-        trick in the same suit far rarer; a follower void in the suit led may discard the
-        revoker's suit, so one alone proves nothing)."""
-        others = [s for s in order[1:] if s != seat and s in tr.plays]
+        two of them or the other one's later cards show he too held the suit led (one revoke
+        is rare, two in one trick in the same suit far rarer; a follower void in the suit led
+        may discard the revoker's suit, so one alone proves nothing)."""
+        others = [s for s in tr.plays if s not in (seat, tr.leader)]
         cards = [_majority(tr.plays[s]) for s in others]
         if not others or not all(c is not None and c.suit == card.suit for c in cards):
             return False
-        return len(others) >= 2 or all(self._could_follow(tr, s) for s in others)
-
-    def _could_follow(self, tr: _TrickState, seat: Seat) -> bool:
-        """True when ``seat``'s later cards show he held the suit led to ``tr``."""
-        led = _majority(tr.plays[tr.leader]) if tr.leader in tr.plays else None
-        if led is None:
-            return False
-        later = [c for k, t2 in self.tricks.items() if k > tr.number and seat in t2.plays
-                 and (c := _majority(t2.plays[seat])) is not None]
-        mine = _majority(tr.plays[seat])
-        if mine is None or not later:
-            return False
-        hand = [mine, *later]
-        return all(mine not in self.game.legal_cards(hand, [led], self._contract_for(tp))
-                   for tp in self.trumps)
+        return len(others) >= 2 or all(self._revoke_in(tr, s) is not None for s in others)
 
     # ------------------------------------------------------------------ deal end
     def _finish_deal(self, t: float, out: list[Event], cleared: bool = False) -> None:
