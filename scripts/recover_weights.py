@@ -13,6 +13,13 @@ give the same output); an 8-bit (QDQ) file comes back with its weights dequantiz
 8-bit activations are not part of the torch model, so its output differs a little. The
 ``.pt`` it writes can be exported again (``scripts/export.py --dynamic``) or trained further
 (with its batch norms folded: use a small learning rate; ``scripts/finetune_identity.py``).
+
+``--trainable IMAGES`` writes a detector that ultralytics can train further like one of its
+own runs (``scripts/train_detector.py --init-weights``): the batch norms are put back. In
+training a batch norm divides by the statistics of the batch, so a norm that merely passed the
+folded output through would not; each one is given the mean and spread that its convolution
+shows on the images in IMAGES (letterboxed as in training), with scale and shift chosen to
+undo them: ``bn(x) = x + b`` exactly in evaluation and nearly so on training batches.
 """
 
 from __future__ import annotations
@@ -94,11 +101,96 @@ def rebuild(onnx_path: Path) -> tuple[Any, Any]:
     return net, proto
 
 
+def _letterboxed(paths: list[Path], size: int) -> np.ndarray:
+    """(N, 3, size, size) float RGB in [0, 1], grey-padded as ultralytics trains."""
+    import cv2
+
+    out = np.full((len(paths), 3, size, size), 114 / 255, dtype=np.float32)
+    for i, path in enumerate(paths):
+        img = cv2.imread(str(path))
+        if img is None:
+            raise RebuildError(f"{path}: not a readable image")
+        h, w = img.shape[:2]
+        r = size / max(h, w)
+        nh, nw = round(h * r), round(w * r)
+        img = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_LINEAR)
+        top, left = (size - nh) // 2, (size - nw) // 2
+        out[i, :, top:top + nh, left:left + nw] = img[:, :, ::-1].transpose(2, 0, 1) / 255
+    return out
+
+
+def unfold_batch_norms(fused: Any, images: np.ndarray, batch: int = 8) -> Any:
+    """An unfused copy of the detector ``fused`` (yolo11n-obb) with batch norms whose
+    statistics are those each convolution shows on ``images``; same output in evaluation."""
+    import torch
+    from ultralytics.nn.modules.conv import Conv
+    from ultralytics.nn.tasks import OBBModel
+
+    convs = {name: m.conv for name, m in fused.named_modules()
+             if isinstance(m, Conv) and not hasattr(m, "bn")}
+    sums: dict[str, list[torch.Tensor]] = {}
+
+    def keep(name: str):
+        def hook(module: Any, _inputs: Any, output: Any) -> None:
+            y = (output - module.bias.view(1, -1, 1, 1)).double()
+            n = y.shape[0] * y.shape[2] * y.shape[3]
+            s1, s2 = y.sum(dim=(0, 2, 3)), (y * y).sum(dim=(0, 2, 3))
+            if name in sums:
+                sums[name][0] += s1
+                sums[name][1] += s2
+                sums[name][2] += n
+            else:
+                sums[name] = [s1, s2, n]
+        return hook
+
+    hooks = [conv.register_forward_hook(keep(name)) for name, conv in convs.items()]
+    with torch.no_grad():
+        for i in range(0, len(images), batch):
+            fused(torch.from_numpy(images[i:i + batch]))
+    for h in hooks:
+        h.remove()
+
+    net = OBBModel(fused.yaml, nc=len(fused.names), verbose=False)
+    net.names = fused.names
+    modules = dict(net.named_modules())
+    state = net.state_dict()
+    given = fused.state_dict()
+    for key in state:
+        if key in given and given[key].shape == state[key].shape:
+            state[key] = given[key].clone()
+    for name, conv in convs.items():
+        s1, s2, n = sums[name]
+        mean = s1 / n
+        var = (s2 / n - mean * mean).clamp_min(1e-12)
+        eps = modules[name].bn.eps
+        state[f"{name}.conv.weight"] = conv.weight.detach().clone()
+        state[f"{name}.bn.running_mean"] = mean.float()
+        state[f"{name}.bn.running_var"] = var.float()
+        state[f"{name}.bn.weight"] = (var + eps).sqrt().float()
+        state[f"{name}.bn.bias"] = (mean + conv.bias.double()).float()
+    norms = [k for k in state if k.endswith(".bn.weight")]
+    if len(norms) != len(convs):
+        raise RebuildError(f"{len(norms)} batch norms in the architecture, {len(convs)} folded "
+                           "convolutions in the file: not the same network")
+    net.load_state_dict(state)
+    net.eval()
+    return net
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("onnx", type=Path, help="a shipped yolo11n-obb or yolo11n-cls ONNX file")
     parser.add_argument("out", type=Path, help="where to write the .pt checkpoint")
+    parser.add_argument("--trainable", type=Path, default=None, metavar="IMAGES",
+                        help="a folder of training images (searched recursively): put the "
+                             "batch norms back, with statistics from 64 of them (detectors)")
     args = parser.parse_args(argv)
+    if args.trainable is not None:
+        found = sorted(args.trainable.rglob("*.jpg")) if args.trainable.is_dir() else []
+        if not found:
+            print(f"recover_weights: --trainable {args.trainable}: expected a folder with "
+                  ".jpg training images", file=sys.stderr)
+            return 2
     if not args.onnx.is_file():
         print(f"recover_weights: no such ONNX file: {args.onnx}", file=sys.stderr)
         return 2
@@ -135,6 +227,45 @@ def main(argv: list[str] | None = None) -> int:
         print("recover_weights: the rebuilt network does not reproduce the ONNX file",
               file=sys.stderr)
         return 1
+    if args.trainable is not None:
+        if meta.get("task", "obb") != "obb":
+            print("recover_weights: --trainable is for detectors (task obb)", file=sys.stderr)
+            return 2
+        picks = [found[int(i)] for i in np.linspace(0, len(found) - 1, min(64, len(found)))]
+        images = _letterboxed(picks, max(h, w))
+        folded = net
+        try:
+            net = unfold_batch_norms(folded, images)
+        except RebuildError as exc:
+            print(f"recover_weights: {exc}", file=sys.stderr)
+            return 2
+        def backbone(model: Any, x: Any) -> Any:  # layers 0-10 of yolo11 run one after another
+            for layer in model.model[:11]:
+                x = layer(x)
+            return x
+
+        with torch.no_grad():
+            x8 = torch.from_numpy(images[:8])
+            a, b = folded(x8)[0], net(x8)[0]
+            f = backbone(folded, x8)
+            net.train()  # batch statistics, as in training (no update of the running ones)
+            for m in net.modules():
+                if isinstance(m, torch.nn.BatchNorm2d):
+                    m.momentum = 0.0
+            g = backbone(net, x8)
+            for m in net.modules():
+                if isinstance(m, torch.nn.BatchNorm2d):
+                    m.momentum = 0.03
+            net.eval()
+        evaluation = float(((b - a).abs() / a.abs().clamp_min(1.0)).max())
+        training = float((g - f).abs().mean() / f.abs().mean())
+        print(f"[recover] batch norms put back from {len(picks)} images: largest relative "
+              f"difference {evaluation:.1e} in evaluation; with batch statistics the "
+              f"backbone's output differs by {100 * training:.1f} % on average")
+        if evaluation > 1e-3:
+            print("recover_weights: the unfolded network does not reproduce the file",
+                  file=sys.stderr)
+            return 1
     torch.save({"model": net, "train_args": {"task": meta.get("task", "obb"),
                                              "imgsz": max(h, w)},
                 "date": meta.get("date"), "version": meta.get("version")}, args.out)
