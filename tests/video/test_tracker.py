@@ -714,3 +714,21 @@ def test_a_revoke_beside_a_void_player_discarding_the_same_suit_is_alerted():
                        rows=[{N: ["won"], E: ["lost"], S: ["lost"]},
                              {N: ["won", "lost"], E: ["lost", "won"], S: ["lost", "lost"]}])
     assert _revokes(out) == [(S, 1)]
+
+
+def test_a_row_longer_than_a_hand_is_alerted_never_a_trick_of_its_own():
+    """L'hombre has 9 tricks: a tenth card read in the rows (a box counted twice) raises
+    ``row_length`` and opens no trick 10."""
+    tr = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S)
+    out, t = [], 0.0
+    for k in range(1, 11):
+        rows = {N: ["lost"] * k, E: ["lost"] * k, S: ["won"] * k}
+        for _ in range(12):
+            out += tr.update(reading(rows=rows), t)
+            t += 0.125
+    numbers = {getattr(e, "trick", None) or getattr(e, "number", None) for e in out
+               if not isinstance(e, Alert)}
+    assert max(n for n in numbers if n is not None) == 9
+    assert len([e for e in out if isinstance(e, TrickComplete)]) == 9
+    assert all(k <= 9 for k in tr.tricks)
+    assert ("row_length", 10) in {(a.alert, a.trick) for a in out if isinstance(a, Alert)}

@@ -487,6 +487,11 @@ class TableTracker:
 
     def _on_turned(self, seat: Seat, pos: int, orientation: Orientation, t_seen: float,
                    t: float, out: list[Event]) -> None:
+        if pos > self.game.hand_size:
+            # a deal has no more tricks than cards in a hand: a longer row was misread (a box
+            # counted twice, a stray card) - alerted, never a trick of its own
+            self._check_row_lengths(seat, pos, t_seen, out)
+            return
         tr = self._trick(pos)
         if seat not in tr.plays:
             # Played without our seeing it face up (or not yet confirmed): the row proves it.
@@ -648,8 +653,8 @@ class TableTracker:
     def _lay(self, seat: Seat, k: int, card: Card | None, t: float, out: list[Event],
              votes: Counter | None = None, from_row: bool = False,
              soft: _SoftVotes | None = None) -> None:
-        if self.seats is not None and seat not in self.seats:
-            return
+        if (self.seats is not None and seat not in self.seats) or k > self.game.hand_size:
+            return  # not at this table, or a play after the last trick: a card seen again
         tr = self._trick(k)
         if seat in tr.plays:
             return
