@@ -177,6 +177,34 @@ def unfold_batch_norms(fused: Any, images: np.ndarray, batch: int = 8) -> Any:
     return net
 
 
+def _unfolding_error(folded: Any, net: Any, images: np.ndarray) -> tuple[float, float]:
+    """How far the unfolded ``net`` is from ``folded`` on ``images``: the largest relative
+    difference of the outputs in evaluation, and the mean relative difference of the
+    backbone's output when the batch norms use the batch's statistics (as in training)."""
+    import torch
+
+    def backbone(model: Any, x: Any) -> Any:  # layers 0-10 of yolo11 run one after another
+        for layer in model.model[:11]:
+            x = layer(x)
+        return x
+
+    norms = [m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    momentum = [m.momentum for m in norms]
+    x = torch.from_numpy(images)
+    with torch.no_grad():
+        a, b = folded(x)[0], net(x)[0]
+        f = backbone(folded, x)
+        net.train()
+        for m in norms:
+            m.momentum = 0.0  # batch statistics used, running ones left as they are
+        g = backbone(net, x)
+        for m, value in zip(norms, momentum, strict=True):
+            m.momentum = value
+        net.eval()
+    evaluation = float(((b - a).abs() / a.abs().clamp_min(1.0)).max())
+    return evaluation, float((g - f).abs().mean() / f.abs().mean())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("onnx", type=Path, help="a shipped yolo11n-obb or yolo11n-cls ONNX file")
@@ -239,26 +267,7 @@ def main(argv: list[str] | None = None) -> int:
         except RebuildError as exc:
             print(f"recover_weights: {exc}", file=sys.stderr)
             return 2
-        def backbone(model: Any, x: Any) -> Any:  # layers 0-10 of yolo11 run one after another
-            for layer in model.model[:11]:
-                x = layer(x)
-            return x
-
-        with torch.no_grad():
-            x8 = torch.from_numpy(images[:8])
-            a, b = folded(x8)[0], net(x8)[0]
-            f = backbone(folded, x8)
-            net.train()  # batch statistics, as in training (no update of the running ones)
-            for m in net.modules():
-                if isinstance(m, torch.nn.BatchNorm2d):
-                    m.momentum = 0.0
-            g = backbone(net, x8)
-            for m in net.modules():
-                if isinstance(m, torch.nn.BatchNorm2d):
-                    m.momentum = 0.03
-            net.eval()
-        evaluation = float(((b - a).abs() / a.abs().clamp_min(1.0)).max())
-        training = float((g - f).abs().mean() / f.abs().mean())
+        evaluation, training = _unfolding_error(folded, net, images[:8])
         print(f"[recover] batch norms put back from {len(picks)} images: largest relative "
               f"difference {evaluation:.1e} in evaluation; with batch statistics the "
               f"backbone's output differs by {100 * training:.1f} % on average")
