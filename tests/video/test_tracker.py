@@ -732,3 +732,24 @@ def test_a_row_longer_than_a_hand_is_alerted_never_a_trick_of_its_own():
     assert len([e for e in out if isinstance(e, TrickComplete)]) == 9
     assert all(k <= 9 for k in tr.tricks)
     assert ("row_length", 10) in {(a.alert, a.trick) for a in out if isinstance(a, Alert)}
+
+
+def test_the_end_of_the_video_completes_the_last_trick_with_the_cards_never_seen_unknown():
+    """L'hombre: eight tricks in the rows, the ninth begun (E and N laid their last cards,
+    S's was never seen) when the video ends - every player must play his last card, so trick
+    9 stands with S's card unknown and no winner, rather than missing."""
+    tr = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S)
+    out, t = [], 0.0
+    for k in range(1, 9):
+        rows = {N: ["lost"] * k, E: ["lost"] * k, S: ["won"] * k}
+        for _ in range(12):
+            out += tr.update(reading(rows=rows), t)
+            t += 0.125
+    assert len([e for e in out if isinstance(e, TrickComplete)]) == 8
+    t = _show(tr, t, {E: "D5"}, {E: "D5", N: "D4"}, rows=rows)
+    assert 9 not in {e.number for e in out if isinstance(e, TrickComplete)}
+    end = tr.end_of_stream(t)
+    last = [e for e in end if isinstance(e, TrickComplete)]
+    assert [e.number for e in last] == [9]
+    assert dict(last[0].cards) == {S: None, E: Card.from_str("D5"), N: Card.from_str("D4")}
+    assert last[0].winner is None

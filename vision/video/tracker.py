@@ -732,7 +732,7 @@ class TableTracker:
             source = "rows"
             if winner is None and not force:
                 return
-        else:
+        elif not force:
             return
         tr.leader, tr.winner, tr.winner_source, tr.completed = leader, winner, source, True
         t_done = max(p.t for p in tr.plays.values())
@@ -988,7 +988,24 @@ class TableTracker:
         for seat in self.seats or ():
             self._confirm_row(seat, t, out, wait_for_faces=False)
         self._advance(t, out)
+        self._complete_last_trick(t, out)
         return out
+
+    def _complete_last_trick(self, t: float, out: list[Event]) -> None:
+        """Every earlier trick is in and the last one has begun: each player has one card
+        left and must play it, so the last trick stands, with the cards never seen unknown
+        (and no winner unless the cards or rows prove one) - not missing from the record."""
+        hand = self.game.hand_size
+        last = self.tricks.get(hand)
+        if self.seats is None or last is None or last.completed or not last.plays:
+            return
+        if not all((tr := self.tricks.get(k)) is not None and tr.completed
+                   for k in range(1, hand)):
+            return
+        for seat in self.seats:
+            if seat not in last.plays:
+                last.plays[seat] = _Play(card=None, t=t, from_row=True)
+        self._complete(last, out, force=True)
 
     # ------------------------------------------------------------------ output
     def _alert(self, kind: str, seat: Seat | None, trick: int | None, t: float,
