@@ -716,16 +716,23 @@ def test_a_revoke_beside_a_void_player_discarding_the_same_suit_is_alerted():
     assert _revokes(out) == [(S, 1)]
 
 
-def test_a_row_longer_than_a_hand_is_alerted_never_a_trick_of_its_own():
-    """L'hombre has 9 tricks: a tenth card read in the rows (a box counted twice) raises
-    ``row_length`` and opens no trick 10."""
-    tr = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S)
-    out, t = [], 0.0
-    for k in range(1, 11):
+def _rows_only(tr, n):  # type: ignore[no-untyped-def]
+    """Grow N's, E's and S's rows card by card to ``n`` cards (S wins every trick), faces
+    never seen, each length held for 1.5 s; returns the events, the time and the last rows."""
+    out, t, rows = [], 0.0, {}
+    for k in range(1, n + 1):
         rows = {N: ["lost"] * k, E: ["lost"] * k, S: ["won"] * k}
         for _ in range(12):
             out += tr.update(reading(rows=rows), t)
             t += 0.125
+    return out, t, rows
+
+
+def test_a_row_longer_than_a_hand_is_alerted_never_a_trick_of_its_own():
+    """L'hombre has 9 tricks: a tenth card read in the rows (a box counted twice) raises
+    ``row_length`` and opens no trick 10."""
+    tr = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S)
+    out, _t, _rows = _rows_only(tr, 10)
     numbers = {getattr(e, "trick", None) or getattr(e, "number", None) for e in out
                if not isinstance(e, Alert)}
     assert max(n for n in numbers if n is not None) == 9
@@ -739,12 +746,7 @@ def test_the_end_of_the_video_completes_the_last_trick_with_the_cards_never_seen
     S's was never seen) when the video ends - every player must play his last card, so trick
     9 stands with S's card unknown and no winner, rather than missing."""
     tr = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S)
-    out, t = [], 0.0
-    for k in range(1, 9):
-        rows = {N: ["lost"] * k, E: ["lost"] * k, S: ["won"] * k}
-        for _ in range(12):
-            out += tr.update(reading(rows=rows), t)
-            t += 0.125
+    out, t, rows = _rows_only(tr, 8)
     assert len([e for e in out if isinstance(e, TrickComplete)]) == 8
     t = _show(tr, t, {E: "D5"}, {E: "D5", N: "D4"}, rows=rows)
     assert 9 not in {e.number for e in out if isinstance(e, TrickComplete)}
