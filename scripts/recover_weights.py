@@ -33,6 +33,9 @@ from typing import Any
 
 import numpy as np
 
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))  # vision, when run from a checkout
+
 ARCHITECTURES = {"obb": "yolo11n-obb.yaml", "classify": "yolo11n-cls.yaml"}
 
 
@@ -102,21 +105,18 @@ def rebuild(onnx_path: Path) -> tuple[Any, Any]:
 
 
 def _letterboxed(paths: list[Path], size: int) -> np.ndarray:
-    """(N, 3, size, size) float RGB in [0, 1], grey-padded as ultralytics trains."""
+    """(N, 3, size, size) float RGB in [0, 1], letterboxed as the detector's input."""
     import cv2
 
-    out = np.full((len(paths), 3, size, size), 114 / 255, dtype=np.float32)
-    for i, path in enumerate(paths):
-        img = cv2.imread(str(path))
+    from vision.detect.obb import letterbox, to_blob
+
+    blobs = []
+    for path in paths:
+        img = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if img is None:
             raise RebuildError(f"{path}: not a readable image")
-        h, w = img.shape[:2]
-        r = size / max(h, w)
-        nh, nw = round(h * r), round(w * r)
-        img = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_LINEAR)
-        top, left = (size - nh) // 2, (size - nw) // 2
-        out[i, :, top:top + nh, left:left + nw] = img[:, :, ::-1].transpose(2, 0, 1) / 255
-    return out
+        blobs.append(to_blob(letterbox(img, size)[0]))
+    return np.concatenate(blobs)
 
 
 def unfold_batch_norms(fused: Any, images: np.ndarray, batch: int = 8) -> Any:
