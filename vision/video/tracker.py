@@ -717,6 +717,8 @@ class TableTracker:
         return leader, self.game.play_order(leader, self.seats), agrees
 
     def _complete(self, tr: _TrickState, out: list[Event], force: bool = False) -> None:
+        """Emit ``tr`` as complete once its winner is known from the rules or from the rows;
+        ``force``: complete it all the same, the winner unknown where neither proves one."""
         leader, order, agrees = self._play_order(tr)
         # the identity most often read while the card lay face up (it may have been
         # misread at first, when it was laid); a face never read for sure, from its candidates
@@ -1004,7 +1006,7 @@ class TableTracker:
             return
         for seat in self.seats:
             if seat not in last.plays:
-                last.plays[seat] = _Play(card=None, t=t, from_row=True)
+                last.plays[seat] = _Play(card=None, t=t)  # never seen: unknown
         self._complete(last, out, force=True)
 
     # ------------------------------------------------------------------ output
