@@ -755,3 +755,45 @@ def test_the_end_of_the_video_completes_the_last_trick_with_the_cards_never_seen
     assert [e.number for e in last] == [9]
     assert dict(last[0].cards) == {S: None, E: Card.from_str("D5"), N: Card.from_str("D4")}
     assert last[0].winner is None
+
+
+def test_bridge_names_the_last_card_never_seen_by_elimination():
+    """Bridge deals every card: when the video ends with one card of the last trick never
+    seen face up, the 51 cards seen leave exactly one, so trick 13 stands complete - the card
+    and the winner the rules give - instead of with an unknown card."""
+    script = make_script("bridge", 31, n_tricks=13, hover=False)
+    last = script.deal.tricks[12]
+    hidden = last.plays[-1][0]  # the fourth player's last card is never seen face up
+    tracker = _tracker(script, 5.0)
+    found, t = [], 0.0
+    for t, r in script_readings(script, 5.0):
+        if len(r.rows.get(hidden, [])) == 13:
+            break  # the video ends before the last trick lies in the rows
+        seen = r.current_trick.pop(hidden, None) if len(r.rows.get(hidden, [])) == 12 else None
+        r.cards = [c for c in r.cards if c is not seen]
+        found += tracker.update(r, t)
+    assert 13 not in {e.number for e in found if isinstance(e, TrickComplete)}
+    end = [e for e in tracker.end_of_stream(t) if isinstance(e, TrickComplete)]
+    assert [e.number for e in end] == [13]
+    assert dict(end[0].cards) == dict(last.plays)
+    assert end[0].winner == last.winner
+
+
+def test_two_cards_never_seen_stay_unknown_in_the_last_trick():
+    """With two cards of the last trick never seen, elimination leaves two cards for two
+    players: neither is named (the tracker does not guess which is whose)."""
+    script = make_script("bridge", 31, n_tricks=13, hover=False)
+    last = script.deal.tricks[12]
+    hidden = {last.plays[-1][0], last.plays[-2][0]}
+    tracker = _tracker(script, 5.0)
+    t = 0.0
+    for t, r in script_readings(script, 5.0):
+        if any(len(r.rows.get(s, [])) == 13 for s in hidden):
+            break
+        for seat in hidden:
+            seen = r.current_trick.pop(seat, None) if len(r.rows.get(seat, [])) == 12 else None
+            r.cards = [c for c in r.cards if c is not seen]
+        tracker.update(r, t)
+    end = [e for e in tracker.end_of_stream(t) if isinstance(e, TrickComplete)]
+    assert [e.number for e in end] == [13]
+    assert {s for s, c in end[0].cards if c is None} == hidden

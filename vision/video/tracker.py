@@ -1007,7 +1007,23 @@ class TableTracker:
         for seat in self.seats:
             if seat not in last.plays:
                 last.plays[seat] = _Play(card=None, t=t)  # never seen: unknown
+        self._name_by_elimination(last)
         self._complete(last, out, force=True)
+
+    def _name_by_elimination(self, last: _TrickState) -> None:
+        """Where the deal uses the whole deck (bridge), the one card of the last trick never
+        seen is the one card of the deck not seen in the deal; with two or more unseen, which
+        is whose is not known, and none is named."""
+        if len(self.game.deck) != self.game.hand_size * len(self.seats or ()):
+            return
+        unseen = [s for s in last.plays if self._card_of(last, s) is None]
+        if len(unseen) != 1:
+            return
+        known = [c for k, tr in self.tricks.items() for s in tr.plays
+                 if (c := self._card_of(tr, s)) is not None]
+        left = set(self.game.deck) - set(known)
+        if len(known) == len(self.game.deck) - 1 and len(left) == 1:
+            last.plays[unseen[0]].card = left.pop()
 
     # ------------------------------------------------------------------ output
     def _alert(self, kind: str, seat: Seat | None, trick: int | None, t: float,
