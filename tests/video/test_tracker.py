@@ -797,3 +797,47 @@ def test_two_cards_never_seen_stay_unknown_in_the_last_trick():
     end = [e for e in tracker.end_of_stream(t) if isinstance(e, TrickComplete)]
     assert [e.number for e in end] == [13]
     assert {s for s, c in end[0].cards if c is None} == hidden
+
+
+def _alternating_rows(tr, n):  # type: ignore[no-untyped-def]
+    """Grow the rows to ``n`` cards, faces never seen: S wins the odd tricks, E the even."""
+    out, t, rows = [], 0.0, {}
+    for k in range(1, n + 1):
+        rows = {N: ["lost"] * k, E: ["won" if i % 2 else "lost" for i in range(k)],
+                S: ["lost" if i % 2 else "won" for i in range(k)]}
+        for _ in range(12):
+            out += tr.update(reading(rows=rows), t)
+            t += 0.125
+    return out, t, rows
+
+
+def test_two_row_cards_read_as_one_do_not_hold_back_the_next_turn():
+    """S's first two cards are read as one while trick 5 is turned: his row reads as long as
+    before, but contradicting it in every card, and it agrees once the merged card is put
+    back - it is the row grown by trick 5's card, which is turned without waiting."""
+    tr = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S)
+    out, t, rows = _alternating_rows(tr, 4)
+    assert tr.row_len[S] == 4
+    t = _show(tr, t, {E: "D5"}, {E: "D5", N: "D4"}, {E: "D5", N: "D4", S: "DK"}, rows=rows)
+    grown = {N: ["lost"] * 5, E: rows[E] + ["lost"], S: ["lost", "won", "lost", "won"]}
+    for _ in range(12):
+        out += tr.update(reading(rows=grown), t)
+        t += 0.125
+    turned = {e.number: dict(e.orientations) for e in out if isinstance(e, CardsTurned)}
+    assert turned[5] == {N: Orientation.LOST, E: Orientation.LOST, S: Orientation.WON}
+    assert tr.row_len[S] == 5
+
+
+def test_one_row_card_read_the_other_way_is_no_new_card():
+    """A reading as long as the confirmed row with one card the other way is a misreading,
+    even where putting a card back would explain it too (W L L L against W L W L): the row
+    does not grow, trick 5 is not turned by S."""
+    tr = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S)
+    out, t, rows = _alternating_rows(tr, 4)
+    t = _show(tr, t, {E: "D5"}, {E: "D5", N: "D4"}, {E: "D5", N: "D4", S: "DK"}, rows=rows)
+    misread = {N: ["lost"] * 5, E: rows[E] + ["lost"], S: ["won", "lost", "lost", "lost"]}
+    for _ in range(12):
+        out += tr.update(reading(rows=misread), t)
+        t += 0.125
+    assert 5 not in {e.number for e in out if isinstance(e, CardsTurned)}
+    assert tr.row_len[S] == 4

@@ -384,6 +384,8 @@ class TableTracker:
         confirmed = self.row_len[seat]
         if length > confirmed:
             length, orients = self._without_inserted_card(seat, length, orients)
+        elif length == confirmed:
+            length, orients = self._with_missing_card(seat, length, orients)
         for pos in range(confirmed + 1, length + 1):
             key = (seat, pos)
             o = orients.get(pos)
@@ -471,6 +473,34 @@ class TableTracker:
             cand = seq[:j] + seq[j + 1:]
             if agrees(cand):
                 return length - 1, {p + 1: o for p, o in enumerate(cand)}
+        return length, orients
+
+    def _with_missing_card(self, seat: Seat, length: int, orients: dict[int, Orientation]
+                           ) -> tuple[int, dict[int, Orientation]]:
+        """Once the next trick has begun, a reading as long as the confirmed row that
+        contradicts it in two or more cards, and agrees once an unseen card is put back
+        between two of its cards, had two row cards taken for one (a tight row): it shows the
+        row one card longer, its last card being the new one. One card read the other way
+        is a misreading, not a new card."""
+        known = [self.tricks[k].turned[seat][0] if k in self.tricks
+                 and seat in self.tricks[k].turned else Orientation.UNKNOWN
+                 for k in range(1, self.row_len[seat] + 1)]
+        if length < 3 or len(orients) != length or len(known) != length or \
+                length + 1 not in self.tricks:
+            return length, orients
+
+        def agrees(cand: list[Orientation]) -> bool:
+            return all(a is Orientation.UNKNOWN or b is Orientation.UNKNOWN or a is b
+                       for a, b in zip(known, cand, strict=False))
+
+        seq = [orients[p] for p in range(1, length + 1)]
+        unknown = Orientation.UNKNOWN
+        if sum(a is not b and unknown not in (a, b) for a, b in zip(known, seq)) < 2:
+            return length, orients
+        for j in range(length - 1):
+            cand = seq[:j] + [Orientation.UNKNOWN] + seq[j:]
+            if agrees(cand):
+                return length + 1, {p + 1: o for p, o in enumerate(cand)}
         return length, orients
 
     def _trick_down(self, seat: Seat, k: int) -> bool:
