@@ -841,3 +841,18 @@ def test_one_row_card_read_the_other_way_is_no_new_card():
         t += 0.125
     assert 5 not in {e.number for e in out if isinstance(e, CardsTurned)}
     assert tr.row_len[S] == 4
+
+
+def test_a_card_of_the_trick_in_progress_read_at_another_seat_is_a_misreading():
+    """W led the ace of diamonds; E's card read as that same ace is a misreading (one deck,
+    and W's ace still lies face up): it is not laid, E's card is the one read next."""
+    tr = TableTracker("bridge", 8.0, contract=Contract(trump=None, declarer=S))
+    out = []
+    t = 0.0
+    for faces in ({W: "DA"}, {W: "DA", N: "DT"}, {W: "DA", N: "DT", E: "DA"},
+                  {W: "DA", N: "DT", E: "D9"}, {W: "DA", N: "DT", E: "D9", S: "D2"}):
+        for _ in range(4):
+            out += tr.update(reading(faceup=faces), t)
+            t += 0.125
+    laid = {e.seat: str(e.card) for e in out if isinstance(e, CardLaid)}
+    assert laid == {W: "DA", N: "DT", E: "D9", S: "D2"}

@@ -613,15 +613,17 @@ class TableTracker:
         """True when ``card``, newly seen at ``seat`` (whose last play is to trick
         ``played``), is a card already played: by him before (his card still pending counts
         only as itself); by another player to the trick he last played to (being gathered);
+        or by another player to the trick his new card goes to (it lies face up there too);
         or - one deck - by another player to a trick already turned, read the same way every
         time then (a misreading here, or that card in passing)."""
         pending = played > self.row_len[seat]
+        upcoming = max(played, self.row_len[seat]) + 1
         for k, tr in self.tricks.items():
             for s, p in tr.plays.items():
                 if s == seat:
                     if (k < played or not pending) and card in (p.card, _majority(p)):
                         return True
-                elif k == played and card in (p.card, _majority(p)):
+                elif k in (played, upcoming) and card in (p.card, _majority(p)):
                     return True
                 elif tr.turned_done and _majority(p) == card and len(p.votes) == 1 \
                         and p.votes[card] >= 2:
