@@ -48,6 +48,7 @@ class RowSettings:
     phantom_certainty: float = 0.0  # a box's long side this unsure between sure neighbours...
     phantom_gap: float = 0.75  # ...closer than this (x the first's extent along the row)
     check_occlusion: bool = True
+    face_up_share: float = 0.6  # a row this much face up lies face up (0: trust each box)
 
 
 @dataclass(frozen=True)
@@ -329,6 +330,9 @@ class RowReader:
                     reading.notes.append(
                         f"row {seat.name}: {len(order) - len(orders[seat])} box(es) lying across "
                         "two cards of the row, no card of their own, left out")
+        if s.face_up_share > 0:
+            for seat, order in orders.items():
+                self._turn_face_up_rows(cards, order, reading)
         for seat in sorted(orders):
             order = orders[seat]
             normal = self._row_normal(geo, order, seat)
@@ -351,6 +355,16 @@ class RowReader:
                 f"only one row found ({next(iter(reading.rows)).name}); a table needs 3 or 4"
             )
         return reading
+
+    def _turn_face_up_rows(self, cards: list[SeenCard], order: list[int],
+                           reading: TableReading) -> None:
+        """A row is turned over as a whole (the director has it turned in place): in a row
+        mostly read face up, a card read face down is a face the detector took for a back."""
+        up = [cards[i].face_up for i in order]
+        if len(order) < 3 or all(up) or sum(up) < self.settings.face_up_share * len(order):
+            return
+        for i in order:
+            cards[i].face_up = True
 
     def _set_aside_played(
         self, geo: CardGeometry, pieces: list[list[int]], piece_seat: list[Seat],
