@@ -856,3 +856,36 @@ def test_a_card_of_the_trick_in_progress_read_at_another_seat_is_a_misreading():
             t += 0.125
     laid = {e.seat: str(e.card) for e in out if isinstance(e, CardLaid)}
     assert laid == {W: "DA", N: "DT", E: "D9", S: "D2"}
+
+
+def _lhombre_trick_one_rows(s_readings, contract):  # type: ignore[no-untyped-def]
+    """Trick 1 (E D5, N D4, S DK: S wins) laid, then the rows read with S's card as given
+    reading by reading (N's and E's lost); returns the tracker and the events."""
+    tr = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S, contract=contract)
+    t = _show(tr, 0.0, {E: "D5"}, {E: "D5", N: "D4"}, {E: "D5", N: "D4", S: "DK"})
+    out = []
+    for o in s_readings:
+        out += tr.update(reading(rows={N: ["lost"], E: ["lost"], S: [o]}), t)
+        t += 0.125
+    return tr, out
+
+
+def test_a_row_card_read_the_other_way_again_and_again_is_revised_without_an_alert():
+    """S's won card is confirmed as lost on three readings of five; the rows keep being read
+    and show it won nine times more: the record takes won, and no wrong-orientation alert is
+    raised (the first readings were not sure enough to alert on)."""
+    contract = Contract(trump=Suit.CLUBS, declarer=S)
+    tr, out = _lhombre_trick_one_rows(["lost", "won", "lost", "won", "lost"] + ["won"] * 9,
+                                      contract)
+    assert tr.tricks[1].turned[S][0] is Orientation.WON
+    assert not [a for a in out if isinstance(a, Alert) and a.alert == "wrong_orientation"]
+
+
+def test_a_row_card_read_the_wrong_way_every_time_is_alerted_at_once():
+    """Read lost on every reading, S's won card is a wrong orientation, alerted as soon as
+    it is confirmed."""
+    contract = Contract(trump=Suit.CLUBS, declarer=S)
+    tr, out = _lhombre_trick_one_rows(["lost"] * 4, contract)
+    alerts = [(a.alert, a.seat, a.trick) for a in out if isinstance(a, Alert)]
+    assert ("wrong_orientation", S, 1) in alerts
+    assert tr.tricks[1].turned[S][0] is Orientation.LOST

@@ -69,6 +69,11 @@ _SOFT_MIN_READINGS = 2
 _SOFT_MIN_MEAN_P = 0.5
 #: ... and it outweighs the runner-up by this factor.
 _SOFT_MARGIN = 2.0
+#: A row card confirmed one way is taken the other way once later readings say so this many
+#: times and with this share of all its readings.
+_REVISE_VOTES = 3
+_REVISE_SHARE = 0.75
+_SIDES = (Orientation.WON, Orientation.LOST)
 
 
 @dataclass
@@ -232,6 +237,9 @@ class TableTracker:
         self.tricks: dict[int, _TrickState] = {}
         self.row_len: dict[Seat, int] = {s: 0 for s in SEATS}
         self._row_ev: dict[tuple[Seat, int], _Evidence] = {}
+        # orientation readings of confirmed row cards, from confirmation on (seat, trick)
+        self._turn_votes: dict[tuple[Seat, int], Counter] = {}
+        self._doubtful: set[tuple[Seat, int]] = set()  # a wrong turn not yet read surely
         self._face_ev: dict[Seat, _Evidence] = {}
         self._row_read: dict[Seat, tuple[float, int]] = {}  # last fresh reading: (t, length)
         self._row_grew_t: dict[Seat, float] = {}  # when his row's last card was confirmed
@@ -386,6 +394,9 @@ class TableTracker:
             length, orients = self._without_inserted_card(seat, length, orients)
         elif length == confirmed:
             length, orients = self._with_missing_card(seat, length, orients)
+        if self._fresh and length in (confirmed, confirmed + 1) and \
+                all(p in orients for p in range(1, confirmed + 1)):
+            self._vote_on_turned(seat, confirmed, orients, out)
         for pos in range(confirmed + 1, length + 1):
             key = (seat, pos)
             o = orients.get(pos)
@@ -449,6 +460,8 @@ class TableTracker:
             del self._row_ev[(seat, pos)]
             self.row_len[seat] = pos
             self._row_grew_t[seat] = t
+            self._turn_votes[(seat, pos)] = Counter(
+                {o: n for o, n in ev.votes.items() if o in _SIDES})
             self._on_turned(seat, pos, orientation, ev.first_t, t, out)
 
     def _without_inserted_card(self, seat: Seat, length: int, orients: dict[int, Orientation]
@@ -544,6 +557,36 @@ class TableTracker:
         if tr.completed and tr.winner is not None and tr.winner_source == "rules" \
                 and self._rows_contradict_themselves(tr):
             self._check_orientation(tr, seat, out)
+
+    def _vote_on_turned(self, seat: Seat, confirmed: int, orients: dict[int, Orientation],
+                        out: list[Event]) -> None:
+        """The cards of a row stay in view: every fresh reading that shows the whole
+        confirmed row votes again on each card's orientation. A card confirmed one way and
+        then read the other way at least three times in four was misread at first (the
+        record takes the majority); a wrong turn held in doubt is alerted once it is sure."""
+        for pos in range(1, confirmed + 1):
+            o = orients[pos]
+            tr = self.tricks.get(pos)
+            if o not in _SIDES or tr is None or seat not in tr.turned:
+                continue
+            votes = self._turn_votes.setdefault((seat, pos), Counter())
+            votes[o] += 1
+            best, n_best = votes.most_common(1)[0]
+            current, t_seen = tr.turned[seat]
+            if best is not current and n_best >= _REVISE_VOTES and \
+                    n_best >= _REVISE_SHARE * sum(votes.values()):
+                tr.turned[seat] = (best, t_seen)
+            if (seat, pos) in self._doubtful and tr.winner is not None:
+                self._check_orientation(tr, seat, out)
+
+    def _sure_turn(self, seat: Seat, k: int, o: Orientation) -> bool:
+        """The row card was read ``o`` every time (at least twice), or three times in four."""
+        votes = self._turn_votes.get((seat, k))
+        if not votes:
+            return True  # nothing recorded (restored from the store): as confirmed
+        n = sum(votes.values())
+        return (votes[o] >= 2 and votes[o] == n) or \
+            (votes[o] >= _REVISE_VOTES and votes[o] >= _REVISE_SHARE * n)
 
     def _check_row_lengths(self, seat: Seat, pos: int, t: float, out: list[Event]) -> None:
         if pos > self.game.hand_size:
@@ -897,7 +940,10 @@ class TableTracker:
         if o is Orientation.UNKNOWN:
             return
         expected = self.game.orientation(seat, tr.winner)
-        if o is not expected:
+        self._doubtful.discard((seat, tr.number))
+        if o is not expected and not self._sure_turn(seat, tr.number, o):
+            self._doubtful.add((seat, tr.number))  # wait for more readings of that card
+        elif o is not expected:
             who = (f"{tr.winner.side}" if self.game.partnership else f"{tr.winner}")
             self._alert("wrong_orientation", seat, tr.number, t_seen, out,
                         f"{seat} turned trick {tr.number} as {o.value}, but {who} won it "
