@@ -47,10 +47,11 @@ def add_deal_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--south", default="bottom", choices=("bottom", "top", "left", "right"),
                    help="where South sits in the image (photo analyser)")
     p.add_argument("--confirm", type=float, default=None,
-                   help="seconds a change must persist before it is an event (default 0.2 "
+                   help="seconds a change must persist before it is an event (default 0.13 "
                         "live, 0.3 for a recorded video)")
-    p.add_argument("--settle", type=float, default=0.1,
-                   help="seconds of stillness after motion before a frame is analysed")
+    p.add_argument("--settle", type=float, default=None,
+                   help="seconds of stillness after motion before a frame is analysed "
+                        "(default 0.07 live, 0.1 for a recorded video)")
     p.add_argument("--keepalive", type=float, default=2.0,
                    help="analyse a still table at least this often, seconds (default 2)")
     p.add_argument("--no-gate", action="store_true",
@@ -209,7 +210,9 @@ def make_gate(args: argparse.Namespace, mode: str) -> Any:
     if args.no_gate:
         return None
     settings = dict(SETTINGS[mode])
-    settings.update(settle_s=args.settle, keepalive_s=args.keepalive)
+    if args.settle is not None:
+        settings["settle_s"] = args.settle
+    settings["keepalive_s"] = args.keepalive
     return ChangeGate(**settings)
 
 
