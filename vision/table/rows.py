@@ -331,8 +331,8 @@ class RowReader:
                         f"row {seat.name}: {len(order) - len(orders[seat])} box(es) lying across "
                         "two cards of the row, no card of their own, left out")
         if s.face_up_share > 0:
-            for seat, order in orders.items():
-                self._turn_face_up_rows(cards, order, reading)
+            for order in orders.values():
+                self._turn_face_up_rows(cards, order)
         for seat in sorted(orders):
             order = orders[seat]
             normal = self._row_normal(geo, order, seat)
@@ -356,8 +356,7 @@ class RowReader:
             )
         return reading
 
-    def _turn_face_up_rows(self, cards: list[SeenCard], order: list[int],
-                           reading: TableReading) -> None:
+    def _turn_face_up_rows(self, cards: list[SeenCard], order: list[int]) -> None:
         """A row is turned over as a whole (the director has it turned in place): in a row
         mostly read face up, a card read face down is a face the detector took for a back."""
         up = [cards[i].face_up for i in order]
