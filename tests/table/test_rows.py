@@ -8,7 +8,14 @@ import pytest
 from vision.record import Orientation
 from vision.seats import Seat
 from vision.table.geometry import Calibration, TableFrame
-from vision.table.rows import RowReader, RowSettings, measure, overlap_depth, principal_axis, which_on_top
+from vision.table.rows import (
+    RowReader,
+    RowSettings,
+    measure,
+    overlap_depth,
+    principal_axis,
+    which_on_top,
+)
 
 from .conftest import BRIDGE, CENTRE, card_quad, draw, make_row, make_table
 
@@ -151,7 +158,7 @@ def test_face_up_rows_stay_rows():
     assert reading.current_trick == {}
 
 
-def test_a_face_up_row_is_face_up_throughout_but_a_face_down_row_keeps_its_odd_card():
+def test_a_face_up_row_is_read_face_up_but_a_face_down_row_keeps_its_odd_card():
     """Rows are turned over whole: a card read face down among a face-up row is a face taken
     for a back (its identity is then read); a face-down row keeps a card read face up (in a
     video, the card being turned into it)."""
@@ -162,7 +169,8 @@ def test_a_face_up_row_is_face_up_throughout_but_a_face_down_row_keeps_its_odd_c
     check_against_truth(reading, truth)
     assert all(c.face_up for c in reading.rows[Seat.S])
     assert [c.face_up for c in reading.rows[Seat.E]] == [False, False, True, False, False]
-    keep = RowReader(settings=RowSettings(face_up_share=0)).read(quads, face_up, np.ones(len(quads)))
+    trusting = RowReader(settings=RowSettings(face_up_share=0))
+    keep = trusting.read(quads, face_up, np.ones(len(quads)))
     assert [c.face_up for c in keep.rows[Seat.S]] == [True, False, True, True, True]
 
 

@@ -508,7 +508,7 @@ class TableTracker:
 
         seq = [orients[p] for p in range(1, length + 1)]
         unknown = Orientation.UNKNOWN
-        if sum(a is not b and unknown not in (a, b) for a, b in zip(known, seq)) < 2:
+        if sum(a is not b and unknown not in (a, b) for a, b in zip(known, seq, strict=True)) < 2:
             return length, orients
         for j in range(length - 1):
             cand = seq[:j] + [Orientation.UNKNOWN] + seq[j:]
