@@ -889,3 +889,17 @@ def test_a_row_card_read_the_wrong_way_every_time_is_alerted_at_once():
     alerts = [(a.alert, a.seat, a.trick) for a in out if isinstance(a, Alert)]
     assert ("wrong_orientation", S, 1) in alerts
     assert tr.tricks[1].turned[S][0] is Orientation.LOST
+
+
+def test_rows_that_disagree_only_through_an_unsure_card_raise_no_alert():
+    """Without the contract the rows name the winner. S's card, read lost on three readings
+    of five, makes every row lost (nobody won - the rows disagree); later readings show it
+    won: the rows agree after all, and no alert is raised. Read lost every time, the same
+    disagreement is alerted."""
+    unsure, out = _lhombre_trick_one_rows(["lost", "won", "lost", "won", "lost"] + ["won"] * 9,
+                                          None)
+    assert unsure.tricks[1].turned[S][0] is Orientation.WON
+    assert not [a for a in out if isinstance(a, Alert) and a.alert == "wrong_orientation"]
+    sure, out = _lhombre_trick_one_rows(["lost"] * 6, None)
+    assert ("wrong_orientation", None, 1) in {(a.alert, a.seat, a.trick) for a in out
+                                              if isinstance(a, Alert)}

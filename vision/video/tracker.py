@@ -240,6 +240,7 @@ class TableTracker:
         # orientation readings of confirmed row cards, from confirmation on (seat, trick)
         self._turn_votes: dict[tuple[Seat, int], Counter] = {}
         self._doubtful: set[tuple[Seat, int]] = set()  # a wrong turn not yet read surely
+        self._doubtful_rows: set[int] = set()  # tricks whose rows disagree, not yet surely
         self._face_ev: dict[Seat, _Evidence] = {}
         self._row_read: dict[Seat, tuple[float, int]] = {}  # last fresh reading: (t, length)
         self._row_grew_t: dict[Seat, float] = {}  # when his row's last card was confirmed
@@ -578,6 +579,8 @@ class TableTracker:
                 tr.turned[seat] = (best, t_seen)
             if (seat, pos) in self._doubtful and tr.winner is not None:
                 self._check_orientation(tr, seat, out)
+            if pos in self._doubtful_rows:
+                self._check_row_agreement(tr, out, again=True)
 
     def _sure_turn(self, seat: Seat, k: int, o: Orientation) -> bool:
         """The row card was read ``o`` every time (at least twice), or three times in four."""
@@ -949,11 +952,23 @@ class TableTracker:
                         f"{seat} turned trick {tr.number} as {o.value}, but {who} won it "
                         f"(should be {expected.value})")
 
-    def _check_row_agreement(self, tr: _TrickState, out: list[Event]) -> None:
-        """Without a rules winner, the rows must at least agree with each other."""
+    def _check_row_agreement(self, tr: _TrickState, out: list[Event], again: bool = False
+                             ) -> None:
+        """Without a rules winner, the rows must at least agree with each other; rows that
+        disagree only through a card read unsurely wait for later readings of it (``again``:
+        such a wait, looked at afresh)."""
         won = [s for s, (o, _) in tr.turned.items() if o is Orientation.WON]
         t_seen = max(x[1] for x in tr.turned.values())
-        if tr.winner is None or (not self.game.partnership and len(won) != 1):
+        if again:
+            disagree = self._rows_contradict_themselves(tr)
+        else:
+            disagree = tr.winner is None or (not self.game.partnership and len(won) != 1)
+        self._doubtful_rows.discard(tr.number)
+        if disagree and not all(self._sure_turn(s, tr.number, o)
+                                for s, (o, _) in tr.turned.items()
+                                if o is not Orientation.UNKNOWN):
+            self._doubtful_rows.add(tr.number)
+        elif disagree:
             self._alert("wrong_orientation", None, tr.number, t_seen, out,
                         f"the rows disagree at trick {tr.number}: won by "
                         f"{' '.join(s.name for s in sorted(won)) or 'nobody'}")
