@@ -171,3 +171,20 @@ def test_containers_read_the_same_way(tmp_path, fourcc, ext):  # type: ignore[no
     frames = list(open_source(str(path)))
     assert len(frames) == 12 and frames[-1].t == pytest.approx(11 / 5.0)
     assert frames[0].image.shape == (48, 64, 3)
+
+
+def test_gate_settings_follow_the_mode_unless_given():
+    """`watch` looks sooner after motion than `video` (0.07 s against 0.1 s of stillness);
+    --settle, when given, applies to either."""
+    import argparse
+
+    from vision.video.gate import LIVE, OFFLINE
+    from vision.video.options import add_deal_arguments, make_gate
+
+    p = argparse.ArgumentParser()
+    add_deal_arguments(p)
+    default = p.parse_args([])
+    assert make_gate(default, "live").settle_s == LIVE["settle_s"] == 0.07
+    assert make_gate(default, "offline").settle_s == OFFLINE["settle_s"] == 0.1
+    given = p.parse_args(["--settle", "0.5"])
+    assert make_gate(given, "live").settle_s == make_gate(given, "offline").settle_s == 0.5
