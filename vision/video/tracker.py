@@ -149,6 +149,17 @@ class _Play:
     soft: _SoftVotes = field(default_factory=_SoftVotes)
 
 
+def _agrees(known: list[Orientation], read: list[Orientation]) -> bool:
+    """A row reading fits the confirmed row: no card read the other way (unknowns fit)."""
+    return all(a is Orientation.UNKNOWN or b is Orientation.UNKNOWN or a is b
+               for a, b in zip(known, read, strict=False))
+
+
+def _outvotes(votes: Counter, o: Orientation) -> bool:
+    """``o`` holds at least ``_REVISE_VOTES`` readings and ``_REVISE_SHARE`` of them all."""
+    return votes[o] >= _REVISE_VOTES and votes[o] >= _REVISE_SHARE * sum(votes.values())
+
+
 def _majority(play: _Play) -> Card | None:
     """The identity read most often while the card lay face up (ties keep the first)."""
     if not play.votes:
@@ -471,22 +482,15 @@ class TableTracker:
         """A reading longer than the confirmed row whose known part contradicts what was
         confirmed, and agrees once one card is left out, had a box between two row cards (a
         hand, a reflection, a card counted twice): read it without that card."""
-        known = [self.tricks[k].turned[seat][0] if k in self.tricks
-                 and seat in self.tricks[k].turned else Orientation.UNKNOWN
-                 for k in range(1, self.row_len[seat] + 1)]
+        known = self._confirmed_row(seat)
         if len(orients) != length or not known:
             return length, orients  # gaps where a hand hides a card: positions are unsure
         seq = [orients[p] for p in range(1, length + 1)]
-
-        def agrees(cand: list[Orientation]) -> bool:
-            return all(a is Orientation.UNKNOWN or b is Orientation.UNKNOWN or a is b
-                       for a, b in zip(known, cand, strict=False))
-
-        if agrees(seq):
+        if _agrees(known, seq):
             return length, orients
         for j in range(len(known)):
             cand = seq[:j] + seq[j + 1:]
-            if agrees(cand):
+            if _agrees(known, cand):
                 return length - 1, {p + 1: o for p, o in enumerate(cand)}
         return length, orients
 
@@ -497,26 +501,24 @@ class TableTracker:
         between two of its cards, had two row cards taken for one (a tight row): it shows the
         row one card longer, its last card being the new one. One card read the other way
         is a misreading, not a new card."""
-        known = [self.tricks[k].turned[seat][0] if k in self.tricks
-                 and seat in self.tricks[k].turned else Orientation.UNKNOWN
-                 for k in range(1, self.row_len[seat] + 1)]
-        if length < 3 or len(orients) != length or len(known) != length or \
-                length + 1 not in self.tricks:
+        if length < 3 or len(orients) != length or length + 1 not in self.tricks:
             return length, orients
-
-        def agrees(cand: list[Orientation]) -> bool:
-            return all(a is Orientation.UNKNOWN or b is Orientation.UNKNOWN or a is b
-                       for a, b in zip(known, cand, strict=False))
-
+        known = self._confirmed_row(seat)
         seq = [orients[p] for p in range(1, length + 1)]
         unknown = Orientation.UNKNOWN
         if sum(a is not b and unknown not in (a, b) for a, b in zip(known, seq, strict=True)) < 2:
             return length, orients
         for j in range(length - 1):
-            cand = seq[:j] + [Orientation.UNKNOWN] + seq[j:]
-            if agrees(cand):
+            cand = seq[:j] + [unknown] + seq[j:]
+            if _agrees(known, cand):
                 return length + 1, {p + 1: o for p, o in enumerate(cand)}
         return length, orients
+
+    def _confirmed_row(self, seat: Seat) -> list[Orientation]:
+        """The orientations of ``seat``'s confirmed row cards, in trick order."""
+        return [self.tricks[k].turned[seat][0] if k in self.tricks
+                and seat in self.tricks[k].turned else Orientation.UNKNOWN
+                for k in range(1, self.row_len[seat] + 1)]
 
     def _trick_down(self, seat: Seat, k: int) -> bool:
         """True when every other player's card of trick ``k`` is down: seen face up, in his
@@ -574,10 +576,9 @@ class TableTracker:
                 continue
             votes = self._turn_votes.setdefault((seat, pos), Counter())
             votes[o] += 1
-            best, n_best = votes.most_common(1)[0]
+            best = votes.most_common(1)[0][0]
             current, t_seen = tr.turned[seat]
-            if best is not current and n_best >= _REVISE_VOTES and \
-                    n_best >= _REVISE_SHARE * sum(votes.values()):
+            if best is not current and _outvotes(votes, best):
                 tr.turned[seat] = (best, t_seen)
             if (seat, pos) in self._doubtful and tr.winner is not None:
                 self._check_orientation(tr, seat, out)
@@ -590,9 +591,7 @@ class TableTracker:
         votes = self._turn_votes.get((seat, k))
         if not votes:
             return True  # nothing recorded (restored from the store): as confirmed
-        n = sum(votes.values())
-        return (votes[o] >= 2 and votes[o] == n) or \
-            (votes[o] >= _REVISE_VOTES and votes[o] >= _REVISE_SHARE * n)
+        return (votes[o] >= 2 and votes[o] == sum(votes.values())) or _outvotes(votes, o)
 
     def _check_row_lengths(self, seat: Seat, pos: int, t: float, out: list[Event]) -> None:
         if pos > self.game.hand_size:
