@@ -141,6 +141,24 @@ def evaluate_alone(reader: IdentityReader, n: int, seed: int, held_out: bool,
     return out
 
 
+def evaluate_backs(reader: IdentityReader, n: int, seed: int, held_out: bool,
+                   grey: bool = False) -> dict[str, object]:
+    """Card backs lying alone, passed to the reader as face-up cards (a detector that boxed a
+    face-down card as face up): the only right answer is to name no card. ``held_out`` draws
+    back patterns never used in training. Read with the whole-card view when it is loaded."""
+    rng = np.random.default_rng(seed)
+    named: Counter[str] = Counter()
+    for _ in range(n):
+        s = sample_card_photo(rng, held_out=held_out, back_chance=1.0, occlusion=0.0)
+        res = reader.read(_camera(s.photo, grey), s.detected[None],
+                          alone=np.array([reader.whole_path is not None]))[0]
+        if res.card is not None:
+            named[str(res.card)] += 1
+    total = sum(named.values())
+    return {"backs": n, "named_as_a_card": total,
+            "share_named": round(total / max(n, 1), 4), "as": dict(named.most_common(5))}
+
+
 def _top_confusions(stats: Counter[tuple[str, str]], k: int = 10) -> dict[str, int]:
     wrong = [(key, v) for key, v in stats.items() if key[0] != key[1]]
     wrong.sort(key=lambda kv: -kv[1])
@@ -243,6 +261,9 @@ def main(argv: list[str] | None = None) -> int:
                                          "wrong": v.summary()["wrong"], "cards": v.n}
                                      for k, v in sorted(by_width.items())}}
     report["one-corner"] = one_corner.summary()
+    report["backs-seen-patterns"] = evaluate_backs(reader, args.cards, 9000, False, args.grey)
+    report["backs-held-out-patterns"] = evaluate_backs(reader, args.cards, 9500, True,
+                                                       args.grey)
     if reader.whole_path is not None:
         report["alone-seen-styles"] = evaluate_alone(reader, args.cards, 7000, False,
                                                      args.box_error, args.grey)

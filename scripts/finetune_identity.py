@@ -36,18 +36,20 @@ sys.path.insert(0, str(REPO / "scripts"))  # recover_weights
 
 
 def crops_for(names: dict[int, str], n: int, seed: int, none_keep: float,  # noqa: ANN201
-              view: str = "corners"):
+              view: str = "corners", back_chance: float | None = None):
     """``n`` generated colour crops (uint8 BGR) and their class indices: corner crops, or
-    whole-card crops of cards lying alone (``view="whole"``, the whole-card model's)."""
+    whole-card crops of cards lying alone (``view="whole"``, the whole-card model's);
+    ``back_chance``: the share of cards drawn as a back (default: the generator's)."""
     from vision.identity.synth import sample_crops, sample_whole_cards
 
     index = {v: k for k, v in names.items()}
     rng = np.random.default_rng(seed)
     crops: list[np.ndarray] = []
     labels: list[int] = []
+    kw = {} if back_chance is None else {"back_chance": back_chance}
     while len(crops) < n:
-        samples = (sample_whole_cards(rng) if view == "whole"
-                   else sample_crops(rng, none_keep=none_keep))
+        samples = (sample_whole_cards(rng, **kw) if view == "whole"
+                   else sample_crops(rng, none_keep=none_keep, **kw))
         for c in samples:
             crops.append(c.crop)
             labels.append(index[c.label])
@@ -119,6 +121,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--distil", type=float, default=0.0,
                         help="weight of the starting model's colour answers in the loss "
                              "(0: labels only)")
+    parser.add_argument("--back-chance", type=float, default=None,
+                        help="share of generated cards drawn as a back, labelled `none` "
+                             "(default: the generator's: 3 %% corners, 6 %% whole cards)")
+    parser.add_argument("--threads", type=int, default=2, help="torch threads")
     args = parser.parse_args(argv)
     if not args.source.is_file():
         print(f"finetune_identity: no such model file: {args.source}", file=sys.stderr)
@@ -129,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("YOLO_CONFIG_DIR", str(args.out.resolve() / "cfg"))
     import torch
 
-    torch.set_num_threads(2)
+    torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     from recover_weights import RebuildError, rebuild
 
@@ -139,7 +145,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"finetune_identity: {exc}", file=sys.stderr)
         return 2
     t0 = time.time()
-    crops, y_np = crops_for(net.names, args.crops, args.seed, args.none_keep, args.view)
+    crops, y_np = crops_for(net.names, args.crops, args.seed, args.none_keep, args.view,
+                           args.back_chance)
     y = torch.from_numpy(y_np)
     print(f"[finetune] {len(crops)} crops in {time.time() - t0:.0f} s", flush=True)
     teacher = teacher_probabilities(net, crops) if args.distil > 0 else None

@@ -72,3 +72,31 @@ def test_whole_card_samples_label_uncovered_cards_and_backs_only() -> None:
     assert covered.covered and label_whole_card(covered) == []
     labels = {c.label for _ in range(40) for c in sample_whole_cards(rng)}
     assert labels <= set(CLASS_NAMES) and len(labels) > 20
+
+
+def test_backs_come_in_the_renderers_designs_and_keep_held_out_patterns_apart(
+        monkeypatch) -> None:  # noqa: ANN001
+    """`none` must cover backs with logos, letters, rings, frames - not only plain lattices -
+    and the back patterns kept for evaluation never appear in training samples."""
+    import vision.identity.synth as synth
+    from vision.synth.style import HELD_OUT_BACK_PATTERNS
+
+    drawn: list[tuple[str, bool]] = []
+    real = synth.sample_back_style
+
+    def spy(rng, *, held_out=False):  # noqa: ANN001, ANN202
+        style = real(rng, held_out=held_out)
+        drawn.append((style.pattern, held_out))
+        return style
+
+    monkeypatch.setattr(synth, "sample_back_style", spy)
+    rng = np.random.default_rng(12)
+    backs = [sample_card_photo(rng, occlusion=0.0, back_chance=1.0) for _ in range(40)]
+    assert all(b.is_back for b in backs)
+    patterns = {p for p, _ in drawn}
+    assert len(drawn) >= 20 and len(patterns) >= 4
+    assert not patterns & set(HELD_OUT_BACK_PATTERNS)
+    drawn.clear()
+    for _ in range(10):
+        sample_card_photo(rng, occlusion=0.0, back_chance=1.0, held_out=True)
+    assert drawn and {p for p, _ in drawn} <= set(HELD_OUT_BACK_PATTERNS)

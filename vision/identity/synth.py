@@ -22,6 +22,8 @@ import numpy as np
 from vision.cards import BRIDGE_DECK, Card
 from vision.identity.crops import canonical_quad, corner_crops, whole_card_crop
 from vision.synth.faces import FaceStyle, face_mask, index_boxes, render_face, sample_face_style
+from vision.synth.style import sample_back_style
+from vision.synth.textures import draw_back
 
 NONE_LABEL = "none"
 #: Class names of the classifier: the 52 cards (notation) and "none", sorted as ultralytics
@@ -59,8 +61,15 @@ def _corner_index_boxes(card: Card, style: FaceStyle, fw: int, fh: int) -> list[
     return [tl, tr if four else np.zeros((0, 4)), rot(tl), rot(tr) if four else np.zeros((0, 4))]
 
 
-def _back(rng: np.random.Generator, fw: int, fh: int) -> np.ndarray:
-    """A simple card back: colour, diagonal lattice, white border or not."""
+def _back(rng: np.random.Generator, fw: int, fh: int, held_out: bool = False) -> np.ndarray:
+    """A card back: mostly one of the renderer's back designs (lattices, stripes, dots,
+    rings, a medallion with a letter, frames, borders: :func:`vision.synth.textures.draw_back`,
+    held-out patterns only with ``held_out``), else a plain diagonal lattice. Real backs carry
+    logos, letters and ornaments; a model that saw only plain lattices as ``none`` reads such
+    a back, passed to it as a face, as a card."""
+    if rng.random() < 0.75:
+        style = sample_back_style(rng, held_out=held_out)
+        return draw_back(style, (fw, fh), seed=int(rng.integers(1 << 30)))
     colour = rng.integers(20, 200, 3).astype(np.float64)
     img = np.empty((fh, fw, 3), np.uint8)
     img[:] = colour
@@ -203,7 +212,7 @@ def sample_card_photo(
     aspect = rng.uniform(0.63, 0.72)
     fw = int(rng.integers(110, 200))
     fh = int(round(fw / aspect))
-    face = _back(rng, fw, fh) if is_back else render_face(card, style, (fw, fh))
+    face = _back(rng, fw, fh, held_out) if is_back else render_face(card, style, (fw, fh))
     fmask = face_mask((fw, fh), style.corner_radius).copy()
 
     # where the card lies in the photo
@@ -224,7 +233,7 @@ def sample_card_photo(
     canvas = _table(rng, side, side)
     if rng.random() < 0.5:  # a card underneath (the previous card of a row), offset
         under = render_face(BRIDGE_DECK[int(rng.integers(52))], style, (fw, fh)) \
-            if rng.random() < 0.7 else _back(rng, fw, fh)
+            if rng.random() < 0.7 else _back(rng, fw, fh, held_out)
         off = np.array([[1, 0, rng.uniform(-0.7, 0.7) * fw], [0, 1, rng.uniform(-0.4, 0.4) * fh],
                         [0, 0, 1]])
         u_img, u_mask, f = _shrunk(under, fmask, card_w)
@@ -243,7 +252,7 @@ def sample_card_photo(
         covered = True
         if rng.random() < 0.8:  # the next card of a row (face or back)
             occ = render_face(BRIDGE_DECK[int(rng.integers(52))], style, (fw, fh)) \
-                if rng.random() < 0.6 else _back(rng, fw, fh)
+                if rng.random() < 0.6 else _back(rng, fw, fh, held_out)
             visible = rng.uniform(0.2, 0.8)
             direction = int(rng.integers(4))
             dx, dy = [(visible * fw, 0), (-visible * fw, 0), (0, visible * fh),
