@@ -390,3 +390,33 @@ def test_grey_diamonds_are_not_read_as_clubs() -> None:
     misread = [r.card for r in colour_only.read(grey, quads)]
     assert sum(1 for c, m in zip(cards, misread, strict=True)
                if c.suit.name == "DIAMONDS" and m is not None and m.suit.name == "CLUBS") >= 2
+
+
+@needs_model
+@needs_whole_model
+def test_a_whole_view_no_corner_supports_names_nothing() -> None:
+    """The whole-card model is sure of something on any picture (a card back passed as a
+    face, a box turned off its card); a card none of whose corners shows a trace of it is
+    not taken from that view, nor offered as a candidate."""
+    forced: dict[str, str] = {}
+
+    class Forced(IdentityReader):
+        def classify(self, crops: np.ndarray, *, whole: bool = False) -> np.ndarray:
+            p = super().classify(crops, whole=whole)
+            if whole and forced:
+                p[:] = 0.0
+                p[:, self.class_names.index(forced["card"])] = 1.0
+            return p
+
+    reader = Forced()
+    # small and a little blurred: its corners alone are unsure (best guess H6 at 0.79)
+    photo, quads = place([(Card.from_str("H6"), 260, 260, 10)], width=30, blur=0.8)
+    alone = np.ones(1, bool)
+    assert reader.read(photo, quads)[0].card is None
+    forced["card"] = "SK"  # nothing like a six of hearts
+    [result] = reader.read(photo, quads, alone=alone)
+    assert result.card is None
+    assert Card.from_str("SK") not in [c for c, _ in result.candidates]
+    forced["card"] = "H6"  # what its corners half see
+    [result] = reader.read(photo, quads, alone=alone)
+    assert result.card == Card.from_str("H6")

@@ -56,6 +56,13 @@ MIN_SHARPNESS = 4.0
 UNSURE = ("unsure", "corners disagree")
 #: An unsure card is read again from its rectangle scaled by these factors about its centre.
 LOOK_AGAIN_SCALES = (1.07, 0.93)
+#: The least probability one of a lone card's two main corners must give the whole view's
+#: card for that view to be taken. The whole-card model is sure of *something* on any face
+#: it was not trained for - a card back passed as a face, a box turned 45 degrees off its
+#: card - and then the corners give that card next to nothing (on generated cards lying
+#: alone: every sure right whole-view answer had >= 0.024 of 716; 96 of 113 sure answers on
+#: boxes turned 30-60 degrees and 53 of 78 on card backs had < 0.02).
+WHOLE_VIEW_SUPPORT = 0.02
 #: ... only at the corners whose best card reads at least this likely.
 LOOK_AGAIN_MIN_P = 0.2
 #: Candidates of an unsure card: at most this many, each at least this likely.
@@ -324,6 +331,7 @@ class IdentityReader:
                 probs[js, WHOLE_CARD] = self.classify(
                     np.stack([whole_card_crop(image, q[todo[j]], self.whole_size) for j in js]),
                     whole=True)
+                self._drop_unsupported_whole_views(probs, js.tolist(), main, in_deck)
             used: list[tuple[int, ...]] = [main] * len(todo)
             first = [self._combine(p[list(main)], main, in_deck, game) for p in probs]
             for j in np.flatnonzero(whole).tolist():
@@ -354,6 +362,17 @@ class IdentityReader:
             for i, pi in zip(blurred, p, strict=True):
                 results[i] = self._with_whole_view(results[i], pi, in_deck)  # type: ignore[arg-type]
         return [r for r in results if r is not None]
+
+    @staticmethod
+    def _drop_unsupported_whole_views(probs: np.ndarray, rows: Sequence[int],
+                                      corners: tuple[int, ...], in_deck: np.ndarray) -> None:
+        """Blank (in place) the whole view of each card in ``rows`` whose best deck card gets
+        less than :data:`WHOLE_VIEW_SUPPORT` from every one of ``corners``: that view then
+        neither names the card nor joins its candidates."""
+        for j in rows:
+            k = int(np.argmax(np.where(in_deck, probs[j, WHOLE_CARD], 0.0)))
+            if probs[j, list(corners), k].max() < WHOLE_VIEW_SUPPORT:
+                probs[j, WHOLE_CARD] = 0.0
 
     def _with_whole_view(self, corners: IdentityResult, p: np.ndarray,
                          in_deck: np.ndarray) -> IdentityResult:
