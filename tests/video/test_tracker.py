@@ -903,3 +903,21 @@ def test_rows_that_disagree_only_through_an_unsure_card_raise_no_alert():
     sure, out = _lhombre_trick_one_rows(["lost"] * 6, None)
     assert ("wrong_orientation", None, 1) in {(a.alert, a.seat, a.trick) for a in out
                                               if isinstance(a, Alert)}
+
+
+def test_a_tie_between_two_readings_of_a_face_goes_to_the_later_look():
+    """S's card is read twice as C2 while the hand laying it still covers part of it, then
+    twice as S2 once it lies clear, then hidden by the next player's arm: the later look
+    names it."""
+    tracker, t = _lhombre_after_first_trick()
+    out = []
+    for faces in ({S: "C2"}, {S: "C2"}, {S: "S2"}, {S: "S2"}, {E: "S5"}, {E: "S5"},
+                  {E: "S5", N: "S7"}, {E: "S5", N: "S7"}):
+        out += tracker.update(reading(faceup=faces), t)
+        t += 0.125
+    for _ in range(6):
+        out += tracker.update(reading(rows={N: ["lost", "won"], E: ["lost", "lost"],
+                                            S: ["won", "lost"]}), t)
+        t += 0.125
+    second = [e for e in out if isinstance(e, TrickComplete) and e.number == 2]
+    assert second and dict(second[-1].cards)[S] == Card.from_str("S2")

@@ -113,6 +113,7 @@ class _Evidence:
     votes: Counter = field(default_factory=Counter)
     misses: int = 0  # fresh readings that should have shown it and did not
     soft: _SoftVotes = field(default_factory=_SoftVotes)
+    latest: Card | None = None  # the card the latest reading named
 
     def see(self, t: float, vote: object = _UNSET, *, fresh: bool = True) -> None:
         """One more sighting at ``t``; only a fresh reading counts toward ``n`` (a frame the
@@ -122,6 +123,8 @@ class _Evidence:
             self.n += 1
         if vote is not _UNSET:
             self.votes[vote] += 1
+            if isinstance(vote, Card):
+                self.latest = vote
 
     def _known(self) -> list[tuple[object, int]]:
         return sorted(((v, n) for v, n in self.votes.items()
@@ -147,6 +150,7 @@ class _Play:
     last_seen: float = -math.inf  # when it was last seen face up as itself
     from_row: bool = False  # known only from his row: never seen face up
     soft: _SoftVotes = field(default_factory=_SoftVotes)
+    latest: Card | None = None  # the card the latest reading named
 
 
 def _agrees(known: list[Orientation], read: list[Orientation]) -> bool:
@@ -161,10 +165,13 @@ def _outvotes(votes: Counter, o: Orientation) -> bool:
 
 
 def _majority(play: _Play) -> Card | None:
-    """The identity read most often while the card lay face up (ties keep the first)."""
+    """The identity read most often while the card lay face up. A tie goes to the latest
+    reading's card: a card is first seen under the hand laying it, later whole."""
     if not play.votes:
         return play.card
     best, n = play.votes.most_common(1)[0]
+    if play.latest is not None and play.votes.get(play.latest, 0) == n:
+        return play.latest
     if play.card is not None and play.votes.get(play.card, 0) == n:
         return play.card
     return best
@@ -547,7 +554,8 @@ class TableTracker:
             t_play = ev.first_t if ev is not None else t_seen
             self._lay(seat, pos, card if isinstance(card, Card) else None, t_play, out,
                       votes=ev.votes if ev is not None else None, from_row=ev is None,
-                      soft=ev.soft if ev is not None else None)
+                      soft=ev.soft if ev is not None else None,
+                      latest=ev.latest if ev is not None else None)
         else:
             ev = self._face_ev.get(seat)
             if ev is not None and ev.first_t < t_seen - 1e-6 and \
@@ -622,6 +630,7 @@ class TableTracker:
             if card is not None and self._fresh and \
                     (same or t - last.last_seen <= _SAME_CARD_GAP_S):
                 last.votes[card] += 1
+                last.latest = card
                 if last.card is None and not self.tricks[played].completed:
                     last.card = card  # read at last: it may prove an earlier revoke
                     self._check_revokes(seat, t, out)
@@ -634,7 +643,8 @@ class TableTracker:
             return
         ev = self._face_ev.get(seat)
         if ev is None:
-            self._face_ev[seat] = ev = _Evidence(first_t=t, last_t=t, votes=Counter([card]))
+            self._face_ev[seat] = ev = _Evidence(first_t=t, last_t=t, votes=Counter([card]),
+                                                 latest=card)
             self._soft_vote(ev.soft, card, candidates)
             return
         if self._fresh:
@@ -655,7 +665,8 @@ class TableTracker:
             self._replace_ghost_play(seat, card, ev, t, out)
             return
         k = max(played, self.row_len[seat]) + 1
-        self._lay(seat, k, card, ev.first_t, out, votes=ev.votes, soft=ev.soft)
+        self._lay(seat, k, card, ev.first_t, out, votes=ev.votes, soft=ev.soft,
+                  latest=ev.latest)
 
     def _played_before(self, seat: Seat, card: Card, played: int) -> bool:
         """True when ``card``, newly seen at ``seat`` (whose last play is to trick
@@ -722,7 +733,8 @@ class TableTracker:
         k = self.row_len[seat]
         tr = self.tricks[k]
         known = Counter({c: n for c, n in ev.votes.items() if c is not None})
-        tr.plays[seat] = _Play(card=card, t=ev.first_t, votes=known, last_seen=t, soft=ev.soft)
+        tr.plays[seat] = _Play(card=card, t=ev.first_t, votes=known, last_seen=t, soft=ev.soft,
+                               latest=ev.latest)
         tr.turned.pop(seat, None)
         self.row_len[seat] = k - 1
         self._emit(("laid", k, seat, "face"), CardLaid(t=ev.first_t, deal=self.deal, seat=seat,
@@ -732,7 +744,7 @@ class TableTracker:
 
     def _lay(self, seat: Seat, k: int, card: Card | None, t: float, out: list[Event],
              votes: Counter | None = None, from_row: bool = False,
-             soft: _SoftVotes | None = None) -> None:
+             soft: _SoftVotes | None = None, latest: Card | None = None) -> None:
         if (self.seats is not None and seat not in self.seats) or k > self.game.hand_size:
             return  # not at this table, or a play after the last trick: a card seen again
         tr = self._trick(k)
@@ -740,7 +752,7 @@ class TableTracker:
             return
         known = Counter({c: n for c, n in (votes or Counter([card])).items() if c is not None})
         tr.plays[seat] = _Play(card=card, t=t, votes=known, from_row=from_row,
-                               soft=soft if soft is not None else _SoftVotes())
+                               soft=soft if soft is not None else _SoftVotes(), latest=latest)
         if self.seats is None and len(tr.plays) >= self.game.n_players and k == 1:
             self.seats = tuple(sorted(tr.plays))
         self._emit(("laid", k, seat), CardLaid(t=t, deal=self.deal, seat=seat, card=card,
