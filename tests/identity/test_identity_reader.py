@@ -420,3 +420,19 @@ def test_a_whole_view_no_corner_supports_names_nothing() -> None:
     forced["card"] = "H6"  # what its corners half see
     [result] = reader.read(photo, quads, alone=alone)
     assert result.card == Card.from_str("H6")
+
+
+@needs_model
+def test_a_lone_card_under_a_box_turned_off_it_is_read_from_its_traced_outline(
+        reader: IdentityReader) -> None:
+    """A detector box 30 degrees off a card lying alone shows cloth in its corner crops; the
+    card's own rectangle, traced against the cloth, is read instead."""
+    photo, quads = place([(Card.from_str("H5"), 260, 260, 20)], width=60)
+    centre = quads[0].mean(axis=0)
+    t = math.radians(30)
+    turned = (quads[0] - centre) @ np.array([[math.cos(t), math.sin(t)],
+                                            [-math.sin(t), math.cos(t)]]) + centre
+    [result] = reader.read(photo, turned[None], alone=np.ones(1, bool))
+    assert result.card == Card.from_str("H5") and "traced" in (result.corner or "")
+    [covered] = reader.read(photo, turned[None])  # not known to lie alone: no tracing
+    assert covered.card is None or "traced" not in (covered.corner or "")
