@@ -15,6 +15,9 @@ Sets (seeds never used in training: training 1000+, validation 2000+, here 5000+
   whole-card view, when its model is installed);
 * ``alone-seen-styles`` / ``alone-held-out-styles`` (with the whole-card model): cards that
   nothing covers, read from the corners only and with the whole-card view, same photos.
+* ``backs-seen-patterns`` / ``backs-held-out-patterns``: card backs lying alone (the
+  renderer's training back designs / its held-out ones, seeds 9000+ / 9500+) passed to the
+  reader as face-up cards - a detector's mistake; the share named as a card must be 0.
 
 A card counts as *readable* when at least one whole index shows; the reader should name it.
 For an unreadable card (every index covered, a back) the only right answer is to refuse.
