@@ -15,6 +15,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.identity.crops import card_size_px
+
 #: The window searched: the box's circumscribed circle grown by this factor.
 SEARCH_GROWTH = 1.6
 #: The cloth's colour comes from outside the box grown by this factor.
@@ -32,8 +34,7 @@ def trace_lone_card(image: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     against the cloth around it, or None when no card-like piece is found there."""
     q = np.asarray(quad, dtype=np.float64).reshape(4, 2)
     centre = q.mean(axis=0)
-    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
-    width, height = float(min(sides[0], sides[1])), float(max(sides[0], sides[1]))
+    width, height = card_size_px(q)
     if width < 4:
         return None
     radius = 0.5 * float(np.hypot(width, height)) * SEARCH_GROWTH

@@ -111,7 +111,7 @@ def _moved(quad: np.ndarray, other: np.ndarray, share: float = 0.15) -> bool:
     some corner, whatever corner each starts from and whichever way it winds."""
     a = canonical_quad(np.asarray(quad, dtype=np.float64).reshape(4, 2))
     b = canonical_quad(np.asarray(other, dtype=np.float64).reshape(4, 2))
-    width = float(min(np.linalg.norm(a[1] - a[0]), np.linalg.norm(a[2] - a[1])))
+    width, _ = card_size_px(a)
     gap = min(float(np.linalg.norm(a - np.roll(b, k, axis=0), axis=1).max()) for k in range(4))
     return gap > share * width
 
@@ -379,21 +379,21 @@ class IdentityReader:
                                         for i in blurred]), whole=True)
             for i, pi in zip(blurred, p, strict=True):
                 results[i] = self._with_whole_view(results[i], pi, in_deck)  # type: ignore[arg-type]
-        if trace:
-            self._read_traced(image, q, results, alone_mask, game)
+        if trace:  # lone cards large enough to read
+            self._read_traced(image, q, results, [i for i in sized if alone_mask[i]], game)
         return [r for r in results if r is not None]
 
     def _read_traced(self, image: np.ndarray, quads: np.ndarray,
-                     results: list[IdentityResult | None], alone: np.ndarray,
+                     results: list[IdentityResult | None], lone: list[int],
                      game: str | None) -> None:
         """A card lying alone and left unread may lie under a box turned off it: read it again
         from its outline traced against the cloth (:mod:`vision.identity.outline`), in place.
         A card that reading names at :data:`TRACED_MIN_CONFIDENCE` is taken unless another
         card of the picture already is it (one deck)."""
         named = {r.card for r in results if r is not None and r.card is not None}
-        for i in np.flatnonzero(alone).tolist():
+        for i in lone:
             r = results[i]
-            if r is None or r.card is not None or (r.reason or "").startswith("card too small"):
+            if r is None or r.card is not None:
                 continue
             traced = trace_lone_card(image, quads[i])
             if traced is None or not _moved(quads[i], traced):
