@@ -15,6 +15,8 @@ Steps (each skipped when its output exists, unless --force):
    or ``no_card`` beyond 0.6). The true rectangles are added jittered and turned by a random
    multiple of 90 degrees, and random boxes on the cloth as ``no_card``. Written as ``.npz``.
    Each card crop also carries where the true card lies (centre offset and side lengths).
+   ``--detector MODEL`` crops the candidates of another photo detector (a second look made
+   for a new detector before it is shipped).
    ``--video-detector MODEL`` takes one frame of an animated deal per seed instead, cut by
    that detector (the fixed camera's second look; tried, not shipped - see
    ``models/detector_video.md``).
@@ -131,13 +133,13 @@ def _video_frame(seed: int, rng: np.random.Generator) -> SimpleNamespace:
     return SimpleNamespace(image=frame.image, truth={"cards": frame.cards})
 
 
-def _chunk(args: tuple[str, int, int, str]) -> tuple[str, int]:
+def _chunk(args: tuple[str, int, int, str, str]) -> tuple[str, int]:
     from vision.detect.axis import axis_crops
     from vision.detect.onnx_detector import CardDetector
     from vision.synth.scene import render_game_scene
 
-    out_file, first_seed, n, video_model = args
-    detector = CardDetector(video_model or None, conf=0.2, threads=1, axis=False)
+    out_file, first_seed, n, video_model, photo_model = args
+    detector = CardDetector(video_model or photo_model or None, conf=0.2, threads=1, axis=False)
     rng = np.random.default_rng(first_seed)
     crops, labels, targets = [], [], []
     for i in range(n):
@@ -164,7 +166,7 @@ def _chunk(args: tuple[str, int, int, str]) -> tuple[str, int]:
 
 
 def generate(data: Path, n_train: int, n_val: int, procs: int, seed_offset: int = 0,
-             video_model: str = "") -> None:
+             video_model: str = "", photo_model: str = "") -> None:
     for split, n, base in (("train", n_train, TRAIN_SEED), ("val", n_val, VAL_SEED)):
         base += seed_offset if split == "train" else 0
         out = data / split
@@ -175,7 +177,8 @@ def generate(data: Path, n_train: int, n_val: int, procs: int, seed_offset: int 
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
         tasks = [
-            (str(tmp / f"{base + k:d}.npz"), base + k, min(CHUNK, n - k), video_model)
+            (str(tmp / f"{base + k:d}.npz"), base + k, min(CHUNK, n - k), video_model,
+             photo_model)
             for k in range(0, n, CHUNK)
         ]
         t0 = time.time()
@@ -385,14 +388,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--video-detector", default="",
                         help="crop frames of animated deals, cut by this detector ONNX (the "
                              "fixed camera's second look) instead of photos")
+    parser.add_argument("--detector", default="",
+                        help="crop the candidates of this photo detector ONNX (default: the "
+                             "shipped one)")
     args = parser.parse_args(argv)
+    if args.detector and args.video_detector:
+        parser.error("give --detector or --video-detector, not both")
 
     data, run = Path(args.data), Path(args.runs)
     if args.force:
         shutil.rmtree(data, ignore_errors=True)
         shutil.rmtree(run, ignore_errors=True)
     generate(data, args.scenes, args.val_scenes, args.procs, args.seed_offset,
-             args.video_detector)
+             args.video_detector, args.detector)
     if args.only_data:
         return 0
     weights = run / "best.pt"

@@ -921,3 +921,24 @@ def test_a_tie_between_two_readings_of_a_face_goes_to_the_later_look():
         t += 0.125
     second = [e for e in out if isinstance(e, TrickComplete) and e.number == 2]
     assert second and dict(second[-1].cards)[S] == Card.from_str("S2")
+
+
+def test_partners_rows_agreeing_on_a_trick_with_an_unread_face_raise_no_alert():
+    """Bridge, N's card of trick 1 never read: the rules cannot name the winner, and the rows
+    show E-W won it, both partners alike. Rows that agree are no contradiction, however many
+    seats could have won for their side."""
+    tr = TableTracker("bridge", 10.0, contract=Contract(trump=None, declarer=S))
+    rows = {E: ["won"], S: ["lost"], W: ["won"], N: ["lost"]}
+    out = _play_tricks(tr, [[(W, "CK"), (N, None), (E, "CQ"), (S, "C2")]], rows=[rows])
+    assert [e.number for e in out if isinstance(e, CardsTurned)] == [1]
+    assert not [e for e in out if isinstance(e, Alert)]
+    done = [e for e in out if isinstance(e, TrickComplete)]
+    assert done and done[-1].winner_source == "rows" and done[-1].winner in (E, W)
+
+
+def test_partners_rows_disagreeing_on_a_trick_with_an_unread_face_are_alerted():
+    """The same trick with W's row card turned the other way: the partners disagree."""
+    tr = TableTracker("bridge", 10.0, contract=Contract(trump=None, declarer=S))
+    rows = {E: ["won"], S: ["lost"], W: ["lost"], N: ["lost"]}
+    out = _play_tricks(tr, [[(W, "CK"), (N, None), (E, "CQ"), (S, "C2")]], rows=[rows])
+    assert [a.alert for a in out if isinstance(a, Alert)] == ["wrong_orientation"]

@@ -164,6 +164,20 @@ def _outvotes(votes: Counter, o: Orientation) -> bool:
     return votes[o] >= _REVISE_VOTES and votes[o] >= _REVISE_SHARE * sum(votes.values())
 
 
+def _plays_to_judge(order: list[Seat], cards: list[Card | None], candidates: list[Seat]
+                    ) -> list[tuple[Seat, Card]] | None:
+    """The plays that decide which of the ``candidates`` (partners whose rows say their side
+    won) took a trick: all of them when every card was read; else the card led and the
+    candidates' own cards (the other side's cards lost anyway); None when one of those was
+    never read."""
+    plays = list(zip(order, cards, strict=True))
+    if any(c is None for _, c in plays):
+        plays = [(s, c) for s, c in plays if s == order[0] or s in candidates]
+    if any(c is None for _, c in plays):
+        return None
+    return [(s, c) for s, c in plays if c is not None]
+
+
 def _majority(play: _Play) -> Card | None:
     """The identity read most often while the card lay face up. A tie goes to the latest
     reading's card: a card is first seen under the hand laying it, later whole."""
@@ -880,6 +894,10 @@ class TableTracker:
             winners = {self.game.trick_winner(plays, self._contract_for(tp)) for tp in fits}
             if len(winners) == 1:
                 return winners.pop()
+        elif len(candidates) > 1 and (side := _plays_to_judge(order, cards, candidates)):
+            winners = {self.game.trick_winner(side, self._contract_for(tp)) for tp in self.trumps}
+            if len(winners) == 1 and (winner := winners.pop()) in candidates:
+                return winner
         if len(candidates) == 1:
             return candidates[0]
         return None
@@ -938,9 +956,9 @@ class TableTracker:
             side = {s.side for s in won}
             candidates = [s for s in order if s.side in side]
             # the partner whose card could win the trick under some trump left
-            plays = [(s, c) for s, c in zip(order, cards, strict=True)]
-            if all(c is not None for c in cards):
-                fits = {self.game.trick_winner(plays, self._contract_for(tp))  # type: ignore[arg-type]
+            plays = _plays_to_judge(order, cards, candidates)
+            if plays is not None:
+                fits = {self.game.trick_winner(plays, self._contract_for(tp))
                         for tp in self.game.trump_candidates()}
                 candidates = [s for s in candidates if s in fits] or candidates
             winner = candidates[0] if len(candidates) == 1 else None
@@ -973,10 +991,7 @@ class TableTracker:
         such a wait, looked at afresh)."""
         won = [s for s, (o, _) in tr.turned.items() if o is Orientation.WON]
         t_seen = max(x[1] for x in tr.turned.values())
-        if again:
-            disagree = self._rows_contradict_themselves(tr)
-        else:
-            disagree = tr.winner is None or (not self.game.partnership and len(won) != 1)
+        disagree = self._rows_contradict_themselves(tr)
         self._doubtful_rows.discard(tr.number)
         if disagree and not all(self._sure_turn(s, tr.number, o)
                                 for s, (o, _) in tr.turned.items()
