@@ -680,7 +680,12 @@ def _revokes(out):  # type: ignore[no-untyped-def]
 def _play_tricks(tr, tricks, rows=None):  # type: ignore[no-untyped-def]
     """Lay each trick's cards one by one (half a second each), then clear the table showing
     ``rows[k]`` (the rows after trick k, when given); returns the events."""
-    out, t = [], 0.0
+    return _play_tricks_from(tr, tricks, 0.0, rows)
+
+
+def _play_tricks_from(tr, tricks, t, rows=None):  # type: ignore[no-untyped-def]
+    """:func:`_play_tricks` from time ``t`` on."""
+    out = []
     for k, trick in enumerate(tricks):
         faces: dict[Seat, str] = {}
         before = rows[k - 1] if rows and k else None
@@ -942,3 +947,26 @@ def test_partners_rows_disagreeing_on_a_trick_with_an_unread_face_are_alerted():
     rows = {E: ["won"], S: ["lost"], W: ["lost"], N: ["lost"]}
     out = _play_tricks(tr, [[(W, "CK"), (N, None), (E, "CQ"), (S, "C2")]], rows=[rows])
     assert [a.alert for a in out if isinstance(a, Alert)] == ["wrong_orientation"]
+
+
+def test_a_lead_read_as_two_cards_proves_no_revoke():
+    """Preferans: N's lead is read D7 three times in five and H7 the other two. Taken as D7,
+    S's HK would be a revoke (S plays D8 later) - but a lead read as two cards is too unsure
+    to accuse anyone on. Read D7 every time, the same play is alerted."""
+    def play(lead_readings):  # type: ignore[no-untyped-def]
+        tr = TableTracker("preferans", 10.0, seats=(N, E, S), dealer=W)
+        out, t = [], 0.0
+        for others in ({}, {E: "HA"}, {E: "HA", S: "HK"}):
+            for card in lead_readings:
+                out += tr.update(reading(faceup={N: card, **others}), t)
+                t += 0.1
+        rows = {N: ["won"], E: ["lost"], S: ["lost"]}
+        for _ in range(6):
+            out += tr.update(reading(rows=rows), t)
+            t += 0.1
+        later = [((N, "C7"), (E, "C8"), (S, "D8"))]
+        return out + _play_tricks_from(tr, later, t, rows=[
+            {N: ["won", "lost"], E: ["lost", "won"], S: ["lost", "lost"]}])
+
+    assert _revokes(play(["D7", "H7", "D7", "H7", "D7"])) == []
+    assert _revokes(play(["D7"] * 5)) == [(S, 1)]
