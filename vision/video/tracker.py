@@ -843,7 +843,7 @@ class TableTracker:
         winner: Seat | None = None
         source = ""
         if all(c is not None for c in cards) and self.trump_known:
-            plays = [(s, c) for s, c in zip(order, cards, strict=True)]
+            plays = [(s, c) for s, c in zip(order, cards, strict=True) if c is not None]
             winner = self.game.trick_winner(plays, self._contract_for(self.trumps[0]))
             source = "rules"
         elif len(tr.turned) >= len(self.seats or ()):
@@ -897,7 +897,7 @@ class TableTracker:
         if not candidates:
             return None
         if all(c is not None for c in cards):
-            plays = [(s, c) for s, c in zip(order, cards, strict=True)]
+            plays = [(s, c) for s, c in zip(order, cards, strict=True) if c is not None]
             fits = [tp for tp in self.trumps
                     if self.game.trick_winner(plays, self._contract_for(tp)) in candidates]
             if fits and len(fits) < len(self.trumps):
@@ -915,8 +915,8 @@ class TableTracker:
 
     def _turned(self, tr: _TrickState, out: list[Event]) -> None:
         tr.turned_done = True
-        order = (self.game.play_order(tr.leader, self.seats) if tr.leader is not None
-                 else sorted(tr.turned))
+        order = (self.game.play_order(tr.leader, self.seats)
+                 if tr.leader is not None and self.seats is not None else sorted(tr.turned))
         orients = tuple((s, tr.turned[s][0]) for s in order if s in tr.turned)
         t_turn = max(x[1] for x in tr.turned.values())
         if tr.winner_source == "rules" and tr.winner is not None:
@@ -1051,8 +1051,8 @@ class TableTracker:
         for k in sorted(k for k, tr in self.tricks.items() if seat in tr.plays):
             tr = self.tricks[k]
             proven = self._revoke_in(tr, seat)
-            if proven is None or self._led_card_misread(tr, seat, proven[0]) or \
-                    _contested(tr.plays[tr.leader]):
+            if proven is None or tr.leader is None or \
+                    self._led_card_misread(tr, seat, proven[0]) or _contested(tr.plays[tr.leader]):
                 continue  # no revoke, or the suit led itself is in doubt
             card, led = proven
             self._alert("revoke", seat, k, t, out,
