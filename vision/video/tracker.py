@@ -616,7 +616,7 @@ class TableTracker:
             if (seat, pos) in self._doubtful and tr.winner is not None:
                 self._check_orientation(tr, seat, out)
             if pos in self._doubtful_rows:
-                self._check_row_agreement(tr, out, again=True)
+                self._check_row_agreement(tr, out)
 
     def _sure_turn(self, seat: Seat, k: int, o: Orientation) -> bool:
         """The row card was read ``o`` every time (at least twice), or at least three times and
@@ -995,11 +995,10 @@ class TableTracker:
                         f"{seat} turned trick {tr.number} as {o.value}, but {who} won it "
                         f"(should be {expected.value})")
 
-    def _check_row_agreement(self, tr: _TrickState, out: list[Event], again: bool = False
-                             ) -> None:
-        """Without a rules winner, the rows must at least agree with each other; rows that
-        disagree only through a card read unsurely wait for later readings of it (``again``:
-        such a wait, looked at afresh)."""
+    def _check_row_agreement(self, tr: _TrickState, out: list[Event]) -> None:
+        """Without a rules winner, the rows must at least agree with each other (partners
+        both "won" agree, even when no face tells which of them took the trick); rows that
+        disagree only through a card read unsurely wait for later readings of it."""
         won = [s for s, (o, _) in tr.turned.items() if o is Orientation.WON]
         t_seen = max(x[1] for x in tr.turned.values())
         disagree = self._rows_contradict_themselves(tr)
