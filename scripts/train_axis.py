@@ -237,6 +237,60 @@ def build_net(width: float = 1.0):
     return AxisNet()
 
 
+def net_from_onnx(path: Path, width: float, crops: np.ndarray):  # noqa: ANN201
+    """The torch network of a card_axis ONNX file (``models/`` keeps no torch weights; the
+    training runs die with their machine), to be fine-tuned like ``--init``.
+
+    Export folds each batch norm into its convolution, and an 8-bit file stores the weights
+    as integers: the weights are dequantized and each batch norm is put back so that it
+    passes the folded convolution's output through - in evaluation exactly, and nearly so on
+    training batches, where a batch norm divides by the batch's own statistics: each one gets
+    the mean and spread its convolution shows on ``crops`` (N, 48, 48, 3 BGR uint8)."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    values = {t.name: numpy_helper.to_array(t).astype(np.float64) for t in model.graph.initializer}
+    for node in model.graph.node:  # dequantize the stored weights and biases
+        if node.op_type == "DequantizeLinear" and node.input[0] in values:
+            q, scale, zero = (values[n] for n in node.input[:3])
+            axis = next((a.i for a in node.attribute if a.name == "axis"), 1)
+            shape = [1] * q.ndim
+            if scale.ndim and q.ndim:
+                shape[axis] = -1
+            values[node.output[0]] = (q - zero.reshape(shape)) * scale.reshape(shape)
+    convs = [n for n in model.graph.node if n.op_type == "Conv"]
+    gemms = {n.input[1].split(".")[0]: n for n in model.graph.node if n.op_type == "Gemm"}
+    net = build_net(width)
+    layers = [m for m in net.features if isinstance(m, torch.nn.Conv2d)]
+    norms = [m for m in net.features if isinstance(m, torch.nn.BatchNorm2d)]
+    if len(convs) != len(layers) or set(gemms) != {"classes", "box"}:
+        raise SystemExit(f"{path}: not a card_axis model of this architecture")
+    x = torch.from_numpy(np.ascontiguousarray(crops[..., ::-1].transpose(0, 3, 1, 2))) / 255.0
+    net.eval()
+    with torch.no_grad():
+        for conv, norm, node in zip(layers, norms, convs, strict=True):
+            weight = torch.tensor(values[node.input[1]], dtype=torch.float32)
+            bias = torch.tensor(values[node.input[2]], dtype=torch.float32)
+            if weight.shape != conv.weight.shape:
+                raise SystemExit(f"{path}: layer shapes differ ({tuple(weight.shape)} against "
+                                 f"{tuple(conv.weight.shape)}): give the --width it was made with")
+            conv.weight.copy_(weight)
+            y = torch.nn.functional.conv2d(x, weight, None, conv.stride, conv.padding)
+            mean, std = y.mean((0, 2, 3)), y.std((0, 2, 3)).clamp_min(1e-3)
+            norm.running_mean.copy_(mean)
+            norm.running_var.copy_(std**2 - norm.eps)
+            norm.weight.copy_(std)
+            norm.bias.copy_(mean + bias)
+            x = torch.relu(y + bias[None, :, None, None])
+        for name, head in (("classes", net.classes), ("box", net.box)):
+            node = gemms[name]
+            head.weight.copy_(torch.tensor(values[node.input[1]], dtype=torch.float32))
+            head.bias.copy_(torch.tensor(values[node.input[2]], dtype=torch.float32))
+    return net
+
+
 def _augment(x, y, t, gen):
     """Random 90-degree turns (swapping along_w/along_h), flips, brightness, contrast, grey;
     the box targets (dx, dy, log long, log short) turn and flip with the crop."""
@@ -282,8 +336,12 @@ def train(
     xtr_t, xva_t = to_t(xtr), to_t(xva)
     ytr_t, yva_t = torch.from_numpy(ytr), torch.from_numpy(yva)
     ttr_t, tva_t = torch.from_numpy(ttr), torch.from_numpy(tva)
-    net = build_net(width)
-    if init is not None:  # continue from our own earlier weights (e.g. on a new detector's crops)
+    if init is not None and init.suffix == ".onnx":  # a shipped model: its weights recovered
+        net = net_from_onnx(init, width, xtr[np.random.default_rng(0).permutation(len(xtr))[:4096]])
+    else:
+        net = build_net(width)
+    if init is not None and init.suffix != ".onnx":
+        # continue from our own earlier weights (e.g. on a new detector's crops)
         net.load_state_dict(torch.load(init, map_location="cpu"))
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * ((len(ytr) + batch - 1) // batch)
@@ -382,7 +440,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--width", type=float, default=1.0, help="channel multiplier")
     parser.add_argument("--seed-offset", type=int, default=0, help="added to the data seeds")
     parser.add_argument("--models", default=str(REPO / "models"), help="'' to not ship")
-    parser.add_argument("--init", default="", help="our own earlier best.pt to continue from")
+    parser.add_argument("--init", default="",
+                        help="our own earlier best.pt, or a card_axis ONNX file (e.g. the "
+                             "shipped one), to continue from")
     parser.add_argument("--force", action="store_true")
     parser.add_argument("--only-data", action="store_true")
     parser.add_argument("--video-detector", default="",
