@@ -336,12 +336,12 @@ def train(
     xtr_t, xva_t = to_t(xtr), to_t(xva)
     ytr_t, yva_t = torch.from_numpy(ytr), torch.from_numpy(yva)
     ttr_t, tva_t = torch.from_numpy(ttr), torch.from_numpy(tva)
-    if init is not None and init.suffix == ".onnx":  # a shipped model: its weights recovered
-        net = net_from_onnx(init, width, xtr[np.random.default_rng(0).permutation(len(xtr))[:4096]])
-    else:
+    if init is None:
         net = build_net(width)
-    if init is not None and init.suffix != ".onnx":
-        # continue from our own earlier weights (e.g. on a new detector's crops)
+    elif init.suffix == ".onnx":  # a shipped model, its weights recovered from the file
+        net = net_from_onnx(init, width, xtr[np.random.default_rng(0).permutation(len(xtr))[:4096]])
+    else:  # our own earlier weights (e.g. to go on with a new detector's crops)
+        net = build_net(width)
         net.load_state_dict(torch.load(init, map_location="cpu"))
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * ((len(ytr) + batch - 1) // batch)
