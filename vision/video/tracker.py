@@ -1050,9 +1050,8 @@ class TableTracker:
         for k in sorted(k for k, tr in self.tricks.items() if seat in tr.plays):
             tr = self.tricks[k]
             proven = self._revoke_in(tr, seat)
-            if proven is None or tr.leader is None or \
-                    self._led_card_misread(tr, seat, proven[0]) or _contested(tr.plays[tr.leader]):
-                continue  # no revoke, or the suit led itself is in doubt
+            if proven is None or self._led_card_misread(tr, seat, proven[0]):
+                continue
             card, led = proven
             self._alert("revoke", seat, k, t, out,
                         f"{seat} revoked in trick {k}: played {card} to {led} led, "
@@ -1080,11 +1079,14 @@ class TableTracker:
         return None
 
     def _led_card_misread(self, tr: _TrickState, seat: Seat, card: Card) -> bool:
-        """True when the card led was most likely misread rather than ``seat`` revoking:
-        every other follower of ``tr`` played the suit of ``card`` too, and either there are
-        two of them or the other one's later cards show he too held the suit led (one revoke
-        is rare, two in one trick in the same suit far rarer; a follower void in the suit led
-        may discard the revoker's suit, so one alone proves nothing)."""
+        """True when the card led was most likely misread rather than ``seat`` revoking: it
+        was read as a second card too (:func:`_contested`), or every other follower of ``tr``
+        played the suit of ``card`` too, and either there are two of them or the other one's
+        later cards show he too held the suit led (one revoke is rare, two in one trick in
+        the same suit far rarer; a follower void in the suit led may discard the revoker's
+        suit, so one alone proves nothing)."""
+        if tr.leader is None or _contested(tr.plays[tr.leader]):
+            return True
         others = [s for s in tr.plays if s not in (seat, tr.leader)]
         cards = [_majority(tr.plays[s]) for s in others]
         if not others or not all(c is not None and c.suit == card.suit for c in cards):
