@@ -337,12 +337,10 @@ class IdentityReader:
             main = (0, 2)
             # views: the four corners, then the whole card (WHOLE_CARD) for cards alone
             probs = np.zeros((len(todo), len(VIEW_NAMES), len(self.class_names)))
-            probs[:, main] = self.classify(crops[:, main].reshape(-1, *crops.shape[2:])
-                                           ).reshape(len(todo), 2, -1)
             hidden = np.zeros((len(todo), len(VIEW_NAMES)), bool)
             if covered is not None:
                 hidden[:, :4] = np.asarray(covered, bool).reshape(-1, 4)[todo]
-            self._blank(probs, hidden, main)
+            self._classify_corners(crops, probs, hidden, np.arange(len(todo)), main)
             whole = alone_mask[todo]
             if whole.any():
                 js = np.flatnonzero(whole)
@@ -357,9 +355,7 @@ class IdentityReader:
             again = [j for j, r in enumerate(first) if r.card is None]
             if again:
                 extra = (1, 3)
-                more = self.classify(crops[again][:, extra].reshape(-1, *crops.shape[2:]))
-                probs[np.ix_(again, extra)] = more.reshape(len(again), 2, -1)
-                self._blank(probs, hidden, extra)
+                self._classify_corners(crops, probs, hidden, np.asarray(again), extra)
                 for j in again:
                     used[j] = (0, 1, 2, 3)
                     first[j] = self._combine(probs[j][list(used[j])], used[j], in_deck, game)
@@ -432,14 +428,21 @@ class IdentityReader:
             return corners  # both sure of different cards: the surer one
         return IdentityResult(self._cards[k], conf, None, VIEW_NAMES[WHOLE_CARD])
 
-    def _blank(self, probs: np.ndarray, hidden: np.ndarray, corners: tuple[int, ...]) -> None:
-        """Corners under another card read as "no index" (in place)."""
+    def _classify_corners(self, crops: np.ndarray, probs: np.ndarray, hidden: np.ndarray,
+                          rows: np.ndarray, corners: tuple[int, ...]) -> None:
+        """Fill ``probs[rows, corners]`` (in place) from the corner ``crops`` (n, 4, s, s, 3):
+        a corner under another card reads "no index" without being classified (it shows
+        that card; a face-up row hides a third of its main corners so)."""
+        seen = [(j, k) for j in rows.tolist() for k in corners if not hidden[j, k]]
+        if seen:
+            js, ks = np.array(seen).T
+            probs[js, ks] = self.classify(crops[js, ks])
         for k in corners:
-            rows = np.flatnonzero(hidden[:, k])
-            if len(rows):
-                probs[rows, k] = 0.0
+            under = rows[hidden[rows, k]]
+            if len(under):
+                probs[under, k] = 0.0
                 if self._none >= 0:
-                    probs[rows, k, self._none] = 1.0
+                    probs[under, k, self._none] = 1.0
 
     def _discount_neighbours(self, results: list[IdentityResult], probs: np.ndarray,
                              used: list[tuple[int, ...]], quads: np.ndarray,
