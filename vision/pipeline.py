@@ -292,19 +292,15 @@ class PhotoAnalyzer:
 def _covered_by_later_cards(cards: list[SeenCard], quads: np.ndarray) -> np.ndarray:
     """(n, 4) bool: the corners of each card that lie under a later card of its row (a
     row's later cards lie on its earlier ones, so such a corner shows the later card)."""
-    from vision.identity.crops import covered_corners
+    from vision.identity.crops import covered_corners_of_cards
 
-    n = len(cards)
-    out = np.zeros((n, 4), dtype=bool)
     low, high = quads.min(axis=1), quads.max(axis=1)
     seat = np.array([-1 if c.seat is None else int(c.seat) for c in cards])
     pos = np.array([-1 if c.row_position is None else c.row_position for c in cards])
     meet = ((low[None] < high[:, None]).all(axis=2) & (low[:, None] < high[None]).all(axis=2))
     # later[i, j]: card j lies later in card i's row and their boxes meet
     later = meet & (seat[:, None] == seat[None]) & (pos[:, None] >= 0) & (pos[None] > pos[:, None])
-    for i in np.flatnonzero(later.any(axis=1)):
-        out[i] = covered_corners(quads[i], quads[later[i]])
-    return out
+    return covered_corners_of_cards(quads, later)
 
 
 def cards_lying_alone(face_up: list[SeenCard], cards: list[SeenCard], scale: int = 1,

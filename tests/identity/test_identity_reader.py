@@ -158,6 +158,27 @@ def test_covered_corners_are_the_index_places_under_a_later_card() -> None:
         assert covered_corners(card, [other]).tolist() == want
 
 
+def test_covered_corners_of_a_whole_row_at_once_match_card_by_card() -> None:
+    from vision.identity.crops import covered_corners_of_cards
+
+    rng = np.random.default_rng(9)
+    card = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], float)
+    # a row of six cards, each shifted and slightly turned, each lying on the ones before
+    quads = []
+    for i in range(6):
+        t = rng.uniform(-0.2, 0.2)
+        turn = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+        quads.append((card - [30, 45]) @ turn.T + [30 + 28 * i, 45 + rng.uniform(-8, 8)])
+    quads = np.array(quads)
+    lies_on = np.triu(np.ones((6, 6), bool), k=1)
+    lies_on[0, 5] = False  # not every later card counts
+    got = covered_corners_of_cards(quads, lies_on)
+    for i in range(6):
+        assert got[i].tolist() == covered_corners(quads[i], list(quads[lies_on[i]])).tolist()
+    assert got[:5].any(axis=1).all() and not got[5].any()
+    assert not covered_corners_of_cards(quads, np.zeros((6, 6), bool)).any()
+
+
 @needs_model
 def test_a_corner_under_another_card_does_not_vote(reader: IdentityReader) -> None:
     photo, quads = place([(Card.from_str("SA"), 260, 260, 0)])

@@ -96,8 +96,26 @@ def covered_corners(quad: np.ndarray, on_top: list[np.ndarray]) -> np.ndarray:
     """
     if not len(on_top):
         return np.zeros(4, dtype=bool)
-    points = quad_points(canonical_quad(quad), INDEX_CENTRES)[0]
-    return np.asarray(points_in_quads(points, np.asarray(on_top, np.float64)).any(axis=0))
+    quads = np.concatenate([np.reshape(quad, (1, 4, 2)), np.reshape(on_top, (-1, 4, 2))])
+    lies_on = np.zeros((len(quads), len(quads)), dtype=bool)
+    lies_on[0, 1:] = True
+    return covered_corners_of_cards(quads, lies_on)[0]
+
+
+def covered_corners_of_cards(quads: np.ndarray, lies_on: np.ndarray) -> np.ndarray:
+    """:func:`covered_corners` of many cards at once: (n, 4) bool for quads (n, 4, 2), where
+    ``lies_on[i, j]`` says that card j lies on card i."""
+    quads = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
+    lies_on = np.asarray(lies_on, dtype=bool)
+    out = np.zeros((len(quads), 4), dtype=bool)
+    under = np.flatnonzero(lies_on.any(axis=1))
+    if not len(under):
+        return out
+    points = quad_points(np.stack([canonical_quad(quads[i]) for i in under]), INDEX_CENTRES)
+    tops = np.flatnonzero(lies_on[under].any(axis=0))
+    inside = points_in_quads(points.reshape(-1, 2), quads[tops]).reshape(len(tops), len(under), 4)
+    out[under] = (lies_on[np.ix_(under, tops)].T[:, :, None] & inside).any(axis=0)
+    return out
 
 
 def corner_crops(image: np.ndarray, quad: np.ndarray, size: int = CROP_SIZE,

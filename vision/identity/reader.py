@@ -320,11 +320,21 @@ class IdentityReader:
         batch: list[np.ndarray] = []
         alone_mask = (np.asarray(alone, bool).reshape(-1) if alone is not None and
                       self._whole is not None else np.zeros(len(q), bool))
+        main = (0, 2)
+        extra = (1, 3)
         if sized:
-            cut = np.stack([corner_crops(image, q[i], self.input_size) for i in sized])
-            for i, crops, sharp in zip(sized, cut, sharpness_of_cards(cut), strict=True):
-                if sharp < MIN_SHARPNESS:
-                    results[i] = IdentityResult(None, 0.0, f"too blurred (sharpness {sharp:.1f}"
+            # the main corners first; the other two are cut only where they are needed: for the
+            # sharpness of a card whose main corners look blurred, or to read it
+            s = self.input_size
+            cut = np.zeros((len(sized), 4, s, s, 3), np.uint8)
+            cut[:, main] = [corner_crops(image, q[i], s, main) for i in sized]
+            sharp = sharpness_of_cards(cut[:, main])
+            for j in np.flatnonzero(sharp < MIN_SHARPNESS):
+                cut[j, extra] = corner_crops(image, q[sized[j]], s, extra)
+                sharp[j] = max(sharp[j], sharpness_of_cards(cut[j:j + 1, extra])[0])
+            for i, crops, sharp_i in zip(sized, cut, sharp, strict=True):
+                if sharp_i < MIN_SHARPNESS:
+                    results[i] = IdentityResult(None, 0.0, f"too blurred (sharpness {sharp_i:.1f}"
                                                 f", at least {MIN_SHARPNESS:.0f} needed)")
                     continue
                 todo.append(i)
@@ -333,8 +343,7 @@ class IdentityReader:
             # first the two corners where every deck prints its index (top-left and the turned
             # bottom-right: whichever strip of a card shows, one of them is in it); the other
             # two corners only for cards those leave unsure - half the work for most photos
-            crops = np.stack(batch)  # (n, 4, s, s, 3)
-            main = (0, 2)
+            crops = np.stack(batch)  # (n, 4, s, s, 3), the other two corners not cut yet
             # views: the four corners, then the whole card (WHOLE_CARD) for cards alone
             probs = np.zeros((len(todo), len(VIEW_NAMES), len(self.class_names)))
             hidden = np.zeros((len(todo), len(VIEW_NAMES)), bool)
@@ -354,7 +363,8 @@ class IdentityReader:
                 first[j] = self._with_whole_view(first[j], probs[j, WHOLE_CARD], in_deck)
             again = [j for j, r in enumerate(first) if r.card is None]
             if again:
-                extra = (1, 3)
+                for j in again:
+                    crops[j, extra] = corner_crops(image, q[todo[j]], self.input_size, extra)
                 self._classify_corners(crops, probs, hidden, np.asarray(again), extra)
                 for j in again:
                     used[j] = (0, 1, 2, 3)
