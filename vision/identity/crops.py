@@ -61,7 +61,11 @@ def canonical_quad(quad: np.ndarray) -> np.ndarray:
 
 def card_size_px(quad: np.ndarray) -> tuple[float, float]:
     """(width, height) of the card in image px: mean short and mean long edge."""
-    q = canonical_quad(quad)
+    return _size_of_canonical(canonical_quad(quad))
+
+
+def _size_of_canonical(q: np.ndarray) -> tuple[float, float]:
+    """:func:`card_size_px` of a quad already in :func:`canonical_quad`'s order."""
     d = q[_NEXT] - q
     e = np.hypot(d[:, 0], d[:, 1])
     return float((e[0] + e[2]) / 2.0), float((e[1] + e[3]) / 2.0)
@@ -131,7 +135,7 @@ def corner_crops(image: np.ndarray, quad: np.ndarray, size: int = CROP_SIZE,
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     q = canonical_quad(quad)
     h_img, w_img = image.shape[:2]
-    width, height = card_size_px(q)
+    width, height = _size_of_canonical(q)
     # how many image px one crop px spans; shrink the card's surroundings if it is more than ~1.5
     step = (max(width, height) if WHOLE_CARD in corners
             else max(width * CORNER_W, height * CORNER_H)) / size
