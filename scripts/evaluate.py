@@ -317,6 +317,9 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"stages of play, commas (of {', '.join(STAGES)})")
     parser.add_argument("--grey", action="store_true",
                         help="turn every photo grey first (a monochrome camera)")
+    parser.add_argument("--no-edge-fit", action="store_true",
+                        help="read faces from the detector's boxes as they are, not fitted to "
+                        "the cards' edges against the cloth")
     parser.add_argument("--no-grey-model", action="store_true",
                         help="read grey pictures with the colour identity model too")
     parser.add_argument("--out", default="/work/runs/eval")
@@ -367,6 +370,7 @@ def main(argv: list[str] | None = None) -> int:
         analyzers = {
             g: PhotoAnalyzer(
                 game=g, detector=detector, identity_reader=reader, row_settings=row_settings,
+                fit_edges=not args.no_edge_fit,
             )
             for g in GAMES
         }

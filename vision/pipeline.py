@@ -20,6 +20,7 @@ import numpy as np
 from vision.contract import Contract
 from vision.errors import InputFileError, TrickvisionError
 from vision.identity.crops import GREY_MODEL_NOTE, GREYSCALE_NOTE, is_monochrome
+from vision.identity.edges import fit_to_cloth_edges
 from vision.record import Observation, Orientation, RowEntry
 from vision.seats import Seat
 from vision.table.geometry import Calibration, TableFrame
@@ -79,6 +80,7 @@ class PhotoAnalyzer:
         calibration: Calibration | str | Path | None = None,
         *,
         row_settings: RowSettings | None = None,
+        fit_edges: bool = True,
     ) -> None:
         if game is not None and game not in GAMES:
             from vision.games import find_game
@@ -101,6 +103,8 @@ class PhotoAnalyzer:
         self.detector = detector
         self._identity = identity_reader
         self._identity_loaded = identity_reader is not None
+        #: fit face-up cards' boxes to their edges against the cloth before reading them
+        self.fit_edges = fit_edges
 
     # ------------------------------------------------------------------------- identity
     @property
@@ -212,6 +216,11 @@ class PhotoAnalyzer:
             )
             return
         quads = np.stack([c.quad for c in face_up]) / scale
+        if self.fit_edges and image.ndim == 3:
+            index = {id(c): i for i, c in enumerate(reading.cards)}
+            quads, _ = fit_to_cloth_edges(
+                image, quads, np.stack([c.quad for c in reading.cards]) / scale,
+                np.array([index[id(c)] for c in face_up]))
         game = self.game or "bridge"
         covered = _covered_by_later_cards(face_up, quads)
         # only a reader with the whole-card view has a use for it
