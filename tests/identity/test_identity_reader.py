@@ -158,6 +158,22 @@ def test_covered_corners_are_the_index_places_under_a_later_card() -> None:
         assert covered_corners(card, [other]).tolist() == want
 
 
+@needs_model
+def test_boxes_off_along_the_cards_are_read_from_boxes_moved_around_them(
+        reader: IdentityReader, monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision.identity.crops import covered_corners_of_cards
+
+    row = [Card.from_str(c) for c in ("S7", "HQ", "D4", "C9")]
+    photo, quads = place([(c, 100 + 55 * i, 260, 0) for i, c in enumerate(row)])
+    width = np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1)[:, None, None]
+    off = quads + np.array([0.0, 0.22]) * width  # every box a fifth of a card too low
+    covered = covered_corners_of_cards(off, np.triu(np.ones((4, 4), bool), k=1))
+    named = [r.card for r in reader.read(photo, off, covered=covered)]
+    assert named == row
+    monkeypatch.setattr(IdentityReader, "_look_around", lambda *args, **kwargs: None)
+    assert [r.card for r in reader.read(photo, off, covered=covered)] == [None] * 4
+
+
 def test_covered_corners_of_a_whole_row_at_once_match_card_by_card() -> None:
     from vision.identity.crops import covered_corners_of_cards
 

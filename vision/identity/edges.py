@@ -19,11 +19,12 @@ cloth, so wherever one of its edges borders the cloth that edge can be found in 
 
 A card whose edges show nowhere, or whose fit moves it implausibly far, keeps its box.
 
-Tuned on 30 face-up photos (seeds from 7.6e9: face-up row cards read right 946 -> 970 of
-1,090); on 45 others scored once after (``scripts/evaluate.py --n 30 --n-hard 15 --seed-base
-7700000000 --stages faceup`` with and without ``--no-edge-fit``): read right 862 -> 892 of
-1,070 (wrong 17 -> 8), hard scenes 202 -> 219 of 512 (wrong 3 -> 6). About 11 ms for a
-52-card photo.
+Tuned on 30 face-up photos (seeds from 7.6e9: face-up row cards read right 946 -> 988 of
+1,090, wrong 7 -> 6); on 45 others (``scripts/evaluate.py --n 30 --n-hard 15 --seed-base
+7700000000 --stages faceup``, with and without ``--no-edge-fit``): read right 862 -> 892 of
+1,070 (wrong 17 -> 8) and, hard scenes, 202 -> 219 of 512 (wrong 3 -> 6) with turns of up to
+20 degrees searched; with 45 (a second look at that set) hard scenes 229 (wrong 7). About
+14 ms for a 52-card photo.
 """
 
 from __future__ import annotations
@@ -48,8 +49,9 @@ OUTLIER_WIDTH = 0.025
 #: ... and a fit needs this many such points, at least MIN_EDGE_POINTS on each edge used.
 MIN_POINTS = 8
 MIN_EDGE_POINTS = 3
-#: Turns tried: up to this many degrees either way, this many degrees apart.
-MAX_TURN = 20.0
+#: Turns tried: up to this many degrees either way (a box turned further is left alone: its
+#: long side may lie along the card's short one), coarse steps first, then fine ones.
+MAX_TURN = 45.0
 COARSE_STEP = 2.0
 TURN_STEP = 0.25
 #: Fits that move a box more than this share of its width or change its size by more than
