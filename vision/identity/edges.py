@@ -63,7 +63,7 @@ OTHERS_GROWTH = 1.1
 #: Grid (px) on which the boxes' coverage is drawn.
 COVER_STEP = 2
 #: The cloth's colour is sampled on a grid this many px apart (a multiple of COVER_STEP).
-CLOTH_STEP = 8
+CLOTH_STEP = 16
 
 
 def cloth_colour(image: np.ndarray, cover: _Coverage) -> np.ndarray | None:
@@ -179,14 +179,14 @@ def _coverage(quads: np.ndarray, shape: tuple[int, ...]) -> _Coverage:
     """The :class:`_Coverage` of ``quads`` (m, 4, 2) over a picture of ``shape`` (h, w)."""
     h, w = (int(v) // COVER_STEP + 1 for v in shape[:2])
     counts = np.zeros((h, w), np.uint8)
-    for q in quads:
-        corners = np.round(q / COVER_STEP).astype(np.int32)
-        x0, y0 = np.clip(corners.min(axis=0), 0, [w, h])
-        x1, y1 = np.clip(corners.max(axis=0) + 1, 0, [w, h])
+    corners = np.round(np.asarray(quads) / COVER_STEP).astype(np.int32)
+    low = np.clip(corners.min(axis=1), 0, [w, h]).tolist()
+    high = np.clip(corners.max(axis=1) + 1, 0, [w, h]).tolist()
+    for c, (x0, y0), (x1, y1) in zip(corners, low, high, strict=True):
         if x1 <= x0 or y1 <= y0:
             continue
         patch = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.fillConvexPoly(patch, corners - [x0, y0], 1)
+        cv2.fillConvexPoly(patch, c - np.array([x0, y0], np.int32), 1)
         counts[y0:y1, x0:x1] += patch
     return _Coverage(counts)
 
