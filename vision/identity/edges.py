@@ -63,7 +63,7 @@ OTHERS_GROWTH = 1.1
 #: Grid (px) on which the boxes' coverage is drawn.
 COVER_STEP = 2
 #: The cloth's colour is sampled on a grid this many px apart (a multiple of COVER_STEP).
-CLOTH_STEP = 16
+CLOTH_STEP = 8
 
 
 def cloth_colour(image: np.ndarray, cover: _Coverage) -> np.ndarray | None:
