@@ -24,7 +24,7 @@ Tuned on 30 face-up photos (seeds from 7.6e9: face-up row cards read right 946 -
 7700000000 --stages faceup``, with and without ``--no-edge-fit``): read right 862 -> 892 of
 1,070 (wrong 17 -> 8) and, hard scenes, 202 -> 219 of 512 (wrong 3 -> 6) with turns of up to
 20 degrees searched; with 45 (a second look at that set) hard scenes 229 (wrong 7). About
-10 ms for a 52-card photo.
+10-12 ms for a 52-card photo.
 """
 
 from __future__ import annotations
