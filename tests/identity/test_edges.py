@@ -112,3 +112,18 @@ def test_no_cards_and_grey_pictures_come_back_unchanged() -> None:
     grey = cv2.cvtColor(picture(), cv2.COLOR_BGR2GRAY)
     fitted, ok = fit_to_cloth_edges(grey, box[None], box[None], np.array([0]))
     assert not ok[0] and np.array_equal(fitted[0], box)
+
+
+def test_degenerate_boxes_are_left_alone_beside_a_card_that_is_fitted() -> None:
+    image = picture()
+    truth = card_quad((250, 200), 5.0)
+    draw(image, truth)
+    boxes = np.stack([np.full((4, 2), 100.0),                      # a point
+                      np.array([[50, 50], [51, 50], [51, 50], [50, 50]], float),  # a sliver
+                      card_quad((-500, -500), 0.0),                 # outside the picture
+                      truth + 3.0])
+    fitted, ok = fit_to_cloth_edges(image, boxes, boxes, np.arange(4))
+    assert ok.tolist() == [False, False, False, True]
+    assert np.isfinite(fitted).all()
+    assert np.array_equal(fitted[:3], boxes[:3])
+    assert corner_error(fitted[3], truth) < 1.5

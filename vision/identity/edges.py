@@ -34,6 +34,8 @@ import numpy as np
 
 from vision.identity.crops import canonical_quad
 
+#: Boxes with an edge shorter than this (px) are left as they are.
+MIN_EDGE_PX = 8.0
 #: Points sampled along each edge (its middle part) ...
 POINTS_PER_EDGE = 24
 EDGE_SPAN = (0.12, 0.88)
@@ -94,6 +96,13 @@ def fit_to_cloth_edges(image: np.ndarray, quads: np.ndarray, others: np.ndarray,
     out = quads.copy()
     fitted = np.zeros(len(quads), bool)
     if not len(quads) or image.ndim != 3:
+        return out, fitted
+    edges = np.linalg.norm(quads[:, [1, 2, 3, 0]] - quads, axis=2)
+    sized = np.isfinite(quads).all(axis=(1, 2)) & (edges >= MIN_EDGE_PX).all(axis=1)
+    if not sized.all():  # boxes too small to have edges worth finding keep their place
+        if sized.any():
+            out[sized], fitted[sized] = fit_to_cloth_edges(
+                image, quads[sized], others, np.asarray(own)[sized])
         return out, fitted
     others = np.asarray(others, np.float64).reshape(-1, 4, 2)
     # the other boxes are as far off as this one: they count with a margin
