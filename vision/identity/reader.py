@@ -335,7 +335,7 @@ class IdentityReader:
             cut = np.zeros((len(sized), 4, s, s, 3), np.uint8)
             cut[:, main] = [corner_crops(image, q[i], s, main) for i in sized]
             sharp = sharpness_of_cards(cut[:, main])
-            for j in np.flatnonzero(sharp < MIN_SHARPNESS):
+            for j in np.flatnonzero(sharp < MIN_SHARPNESS).tolist():
                 cut[j, extra] = corner_crops(image, q[sized[j]], s, extra)
                 sharp[j] = max(sharp[j], sharpness_of_cards(cut[j:j + 1, extra])[0])
             for i, crops, sharp_i in zip(sized, cut, sharp, strict=True):
