@@ -512,34 +512,17 @@ class IdentityReader:
         agreeing read 23 more of about 870 face-up row cards right and 4 more wrong; two of
         three would read 44 more right but 10 more wrong (in place).
         """
-        unsure = [j for j, r in enumerate(results) if _unsure(r)]
-        if not unsure:
-            return
-        views = len(LOOK_AGAIN_SCALES)
-        batch: list[np.ndarray] = []
-        where: list[tuple[int, list[int]]] = []
         cards_only = np.arange(probs.shape[2]) != self._none
-        for j in unsure:
+        looks = []
+        for j in (j for j, r in enumerate(results) if _unsure(r)):
             # the corners that show some index (the others hold nothing to confirm)
             corners = [k for k in used[j] if not hidden[j, k]
                        and float(probs[j, k, cards_only].max()) >= LOOK_AGAIN_MIN_P]
-            q = quads[j]
-            centre = q.mean(axis=0)
-            for f in LOOK_AGAIN_SCALES:
-                if corners:
-                    batch.extend(corner_crops(image, centre + (q - centre) * f,
-                                              self.input_size, tuple(corners)))
-            where.append((j, corners))
-        if not batch:
-            return
-        more = self.classify(np.stack(batch))
-        at = 0
-        for j, corners in where:
-            n = len(corners)
-            if not n:
-                continue
-            seen = more[at:at + views * n].reshape(views, n, -1)
-            at += views * n
+            if corners:
+                q = quads[j]
+                centre = q.mean(axis=0)
+                looks.append((j, corners, [centre + (q - centre) * f for f in LOOK_AGAIN_SCALES]))
+        for (j, corners, _), seen in zip(looks, self._read_views(image, looks), strict=True):
             for a, k in enumerate(corners):
                 all_views = np.concatenate([probs[j, k][None], seen[:, a]])
                 scores = np.where(cards_only, all_views, -1.0)
@@ -565,8 +548,7 @@ class IdentityReader:
         todo = [j for j, r in enumerate(results) if r.card is None and (
             _unsure(r) or (r.reason or "").startswith(NO_INDEX))]
         cards_only = np.arange(probs.shape[2]) != self._none
-        batch: list[np.ndarray] = []
-        where: list[tuple[int, list[int]]] = []
+        looks = []
         for j in todo:
             # the two corners every deck prints its index in (the other two: half the work for
             # one card more read right of 1,090 on the tuning photos)
@@ -577,17 +559,8 @@ class IdentityReader:
             across, along = q[1] - q[0], q[3] - q[0]
             step = LOOK_AROUND_SHIFT * np.linalg.norm(across)
             moves = [d / np.linalg.norm(d) * step for d in (across, -across, along, -along)]
-            for move in moves:
-                batch.extend(corner_crops(image, q + move, self.input_size, tuple(corners)))
-            where.append((j, corners))
-        if not batch:
-            return
-        more = self.classify(np.stack(batch))
-        at = 0
-        for j, corners in where:
-            n = len(corners)
-            seen = more[at:at + 4 * n].reshape(4, n, -1)
-            at += 4 * n
+            looks.append((j, corners, [q + move for move in moves]))
+        for (j, corners, _), seen in zip(looks, self._read_views(image, looks), strict=True):
             p = probs[j].copy()
             for a, k in enumerate(corners):
                 scores = np.where(cards_only, seen[:, a], -1.0)
@@ -601,6 +574,22 @@ class IdentityReader:
             again = self._combine(p[list(used[j])], used[j], in_deck, game)
             if again.card is not None:
                 results[j], probs[j] = again, p
+
+    def _read_views(self, image: np.ndarray,
+                     looks: list[tuple[int, list[int], list[np.ndarray]]]) -> list[np.ndarray]:
+        """For each look (a card, its corners to read, the quads to cut them from): the class
+        probabilities (quads, corners, classes), all crops classified in one batch."""
+        batch = [crop for _, corners, views in looks for view in views
+                 for crop in corner_crops(image, view, self.input_size, tuple(corners))]
+        if not batch:
+            return []
+        more = self.classify(np.stack(batch))
+        out, at = [], 0
+        for _, corners, views in looks:
+            n = len(views) * len(corners)
+            out.append(more[at:at + n].reshape(len(views), len(corners), -1))
+            at += n
+        return out
 
     def _candidates(self, p: np.ndarray, in_deck: np.ndarray
                     ) -> tuple[tuple[Card, float], ...]:
