@@ -133,11 +133,28 @@ def fit_to_cloth_edges(image: np.ndarray, quads: np.ndarray, others: np.ndarray,
                & (points - normal[:, :, None] * reach <= [w - 2, h - 2])).all(axis=-1)
     if not usable.any():
         return out, fitted
-    # colour distance from the cloth along each usable profile, from inside (-reach) outward
+    edge_points, found = _find_edges(image, cloth, points, normal, reach[..., 0], usable)
+    cards = np.flatnonzero(found.any(axis=(1, 2)))
+    for i, fit in zip(cards, _fit_cards(canon[cards], width[cards], edge_points[cards],
+                                        found[cards]), strict=True):
+        if fit is not None:
+            out[i], fitted[i] = fit, True
+    return out, fitted
+
+
+def _find_edges(image: np.ndarray, cloth: np.ndarray, points: np.ndarray, normal: np.ndarray,
+                reach: np.ndarray, usable: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each card's edge really lies near each of its ``usable`` sample ``points`` (n, 4,
+    k, 2), read across the edge (outward ``normal`` (n, 4, 2)) ``reach`` (n, 1, 1) px in and
+    out: (n, 4, k, 2) points, and (n, 4, k) bool, which were found.
+
+    Along each profile each pixel's colour distance (Lab) from the ``cloth``; a profile whose
+    face end and cloth end differ by at least :data:`MIN_CONTRAST` puts the edge where,
+    coming in from the cloth, the distance first rises past halfway between the two."""
     s = np.linspace(-1.0, 1.0, PROFILE_SAMPLES)
     ci, ei, pi = np.nonzero(usable)
     along = (points[ci, ei, pi][:, None] + normal[ci, ei][:, None]
-             * (reach[ci, 0, 0] * s[None, :])[..., None])  # (u, S, 2)
+             * (reach[ci, 0, 0, None] * s[None, :])[..., None])  # (u, S, 2)
     maps = along.astype(np.float32)
     colours = cv2.remap(image, maps[..., 0], maps[..., 1], cv2.INTER_LINEAR)  # (u, S, 3)
     lab = cv2.cvtColor(np.ascontiguousarray(colours), cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -152,19 +169,15 @@ def fit_to_cloth_edges(image: np.ndarray, quads: np.ndarray, others: np.ndarray,
     last = PROFILE_SAMPLES - 1 - np.argmax(above[:, ::-1], axis=1)
     good &= above.any(axis=1) & (last < PROFILE_SAMPLES - 1)
     nxt = np.minimum(last + 1, PROFILE_SAMPLES - 1)
-    a, b = distance[np.arange(len(last)), last], distance[np.arange(len(last)), nxt]
+    rows = np.arange(len(last))
+    a, b = distance[rows, last], distance[rows, nxt]
     frac = np.clip((a - threshold) / np.maximum(a - b, 1e-6), 0.0, 1.0)
-    offset = (s[last] + frac * (s[1] - s[0])) * reach[ci, 0, 0, 0]
+    offset = (s[last] + frac * (s[1] - s[0])) * reach[ci, 0, 0]
     found = np.zeros(points.shape[:3], bool)
     found[ci[good], ei[good], pi[good]] = True
     edge_points = points.copy()
     edge_points[ci, ei, pi] += normal[ci, ei] * offset[:, None]
-    cards = np.flatnonzero(found.any(axis=(1, 2)))
-    for i, fit in zip(cards, _fit_cards(canon[cards], width[cards], edge_points[cards],
-                                        found[cards]), strict=True):
-        if fit is not None:
-            out[i], fitted[i] = fit, True
-    return out, fitted
+    return edge_points, found
 
 
 class _Coverage:
