@@ -119,8 +119,7 @@ def fit_to_cloth_edges(image: np.ndarray, quads: np.ndarray, others: np.ndarray,
     start, end = canon, canon[:, [1, 2, 3, 0]]
     t = np.linspace(*EDGE_SPAN, POINTS_PER_EDGE)
     points = start[:, :, None] + (end - start)[:, :, None] * t[None, None, :, None]
-    direction = (end - start) / np.linalg.norm(end - start, axis=2, keepdims=True)
-    normal = np.stack([direction[..., 1], -direction[..., 0]], axis=-1)  # outward: clockwise quad
+    normal = _normals(canon)  # (n, 4, 2), outward
     reach = (REACH * width)[:, None, None, None]
     outer = points + normal[:, :, None] * reach
     # usable: neither the point nor the cloth beyond it under another card

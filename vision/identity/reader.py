@@ -323,7 +323,6 @@ class IdentityReader:
             else:
                 sized.append(i)
         todo: list[int] = []
-        batch: list[np.ndarray] = []
         alone_mask = (np.asarray(alone, bool).reshape(-1) if alone is not None and
                       self._whole is not None else np.zeros(len(q), bool))
         main = (0, 2)
@@ -338,18 +337,17 @@ class IdentityReader:
             for j in np.flatnonzero(sharp < MIN_SHARPNESS).tolist():
                 cut[j, extra] = corner_crops(image, q[sized[j]], s, extra)
                 sharp[j] = max(sharp[j], sharpness_of_cards(cut[j:j + 1, extra])[0])
-            for i, crops, sharp_i in zip(sized, cut, sharp, strict=True):
+            for i, sharp_i in zip(sized, sharp.tolist(), strict=True):
                 if sharp_i < MIN_SHARPNESS:
                     results[i] = IdentityResult(None, 0.0, f"too blurred (sharpness {sharp_i:.1f}"
                                                 f", at least {MIN_SHARPNESS:.0f} needed)")
-                    continue
-                todo.append(i)
-                batch.append(crops)
+                else:
+                    todo.append(i)
+            crops = cut[sharp >= MIN_SHARPNESS]  # (n, 4, s, s, 3), side corners mostly not cut
         if todo:
             # first the two corners where every deck prints its index (top-left and the turned
             # bottom-right: whichever strip of a card shows, one of them is in it); the other
             # two corners only for cards those leave unsure - half the work for most photos
-            crops = np.stack(batch)  # (n, 4, s, s, 3), the other two corners not cut yet
             # views: the four corners, then the whole card (WHOLE_CARD) for cards alone
             probs = np.zeros((len(todo), len(VIEW_NAMES), len(self.class_names)))
             hidden = np.zeros((len(todo), len(VIEW_NAMES)), bool)
@@ -376,6 +374,7 @@ class IdentityReader:
                     used[j] = (0, 1, 2, 3)
                     first[j] = self._combine(probs[j][list(used[j])], used[j], in_deck, game)
             self._look_again(image, q[todo], first, probs, used, hidden, in_deck, game)
+            self._look_around(image, q[todo], first, probs, used, hidden, in_deck, game)
             self._discount_neighbours(first, probs, used, q[todo], in_deck, game)
             self._exclude_taken(first, probs, used, in_deck, game)
             for j, r in enumerate(first):
@@ -530,7 +529,6 @@ class IdentityReader:
                 if np.all(tops == tops[0]):
                     probs[j, k] = all_views[int(np.argmax(scores.max(axis=1)))]
             results[j] = self._combine(probs[j][list(used[j])], used[j], in_deck, game)
-        self._look_around(image, quads, results, probs, used, hidden, in_deck, game)
 
     def _look_around(self, image: np.ndarray, quads: np.ndarray, results: list[IdentityResult],
                      probs: np.ndarray, used: list[tuple[int, ...]], hidden: np.ndarray,
