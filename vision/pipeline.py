@@ -12,12 +12,17 @@ position, orientation and confidence, identity where face up); ``analyze`` turns
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from vision.contract import Contract
+from vision.detect.detections import CARD_UP
+from vision.detect.obb import RawBoxes
 from vision.errors import InputFileError, TrickvisionError
 from vision.identity.crops import GREY_MODEL_NOTE, GREYSCALE_NOTE, is_monochrome
 from vision.identity.edges import fit_to_cloth_edges
@@ -26,6 +31,7 @@ from vision.seats import Seat
 from vision.table.geometry import Calibration, TableFrame
 from vision.table.reading import SeenCard, TableReading
 from vision.table.rows import RowReader, RowSettings
+from vision.workers import in_background
 
 GAMES = ("bridge", "preferans", "lhombre")
 
@@ -154,11 +160,20 @@ class PhotoAnalyzer:
                 f"{source} is not an image OpenCV can read (expected a JPEG, PNG, BMP, TIFF "
                 "or WebP)"
             )
-        reading = self._read_rows(image, factor)
-        if factor > 1 and self.identity_reader is not None and any(
-            c.face_up for c in reading.cards
-        ):
-            self._read_faces(cv2.imdecode(buffer, cv2.IMREAD_COLOR), reading)
+        faces = factor > 1 and self.identity_reader is not None
+        full: list[Future] = []
+
+        def decode_full_size(raw: RawBoxes) -> None:
+            # face-up cards among the network's boxes: decode the full photo for their faces
+            # on the other core while the detection and the rows are finished
+            if (raw.class_id == CARD_UP).any():
+                full.append(in_background(cv2.imdecode, buffer, cv2.IMREAD_COLOR))
+
+        reading = self._read_rows(image, factor, on_candidates=decode_full_size if faces else None)
+        if faces and any(c.face_up for c in reading.cards):
+            whole = full[0].result() if full else None
+            self._read_faces(whole if whole is not None else
+                             cv2.imdecode(buffer, cv2.IMREAD_COLOR), reading)
         else:
             self._read_faces(image, reading, scale=factor)
         return reading
@@ -177,9 +192,13 @@ class PhotoAnalyzer:
             factor *= 2
         return factor
 
-    def _read_rows(self, image: np.ndarray, factor: int,
-                   table_centre: Any = None) -> TableReading:
-        detections = self.detector.detect(image)
+    def _read_rows(self, image: np.ndarray, factor: int, table_centre: Any = None,
+                   on_candidates: Callable[[RawBoxes], None] | None = None) -> TableReading:
+        if on_candidates is not None and \
+                "on_candidates" in inspect.signature(self.detector.detect).parameters:
+            detections = self.detector.detect(image, on_candidates=on_candidates)
+        else:
+            detections = self.detector.detect(image)
         reading = self.rows.read(
             detections.quads,
             detections.face_up,

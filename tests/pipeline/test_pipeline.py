@@ -92,6 +92,69 @@ def test_large_jpeg_is_decoded_reduced_and_mapped_back():
     assert detector.seen_widths[-1] == 1280
 
 
+class AnnouncingTruthDetector(ScaledTruthDetector):
+    """Also hands the pipeline what its network found before finishing, as the shipped
+    detector does (``face_up_announced``: whether those boxes include face-up cards)."""
+
+    imgsz = 300
+
+    def __init__(self, truth: dict, face_up_announced: bool) -> None:
+        super().__init__(truth)
+        self.face_up_announced = face_up_announced
+
+    def detect(self, image: np.ndarray, on_candidates=None) -> Detections:  # noqa: ANN001
+        found = super().detect(image)
+        if on_candidates is not None:
+            from vision.detect.obb import RawBoxes
+
+            cls = found.class_id if self.face_up_announced else np.zeros_like(found.class_id)
+            on_candidates(RawBoxes(np.zeros((len(found), 5)), found.confidence, cls,
+                                   np.zeros((len(found), 2))))
+        return found
+
+
+class ShapeRecordingIdentity:
+    """Names every card SA and remembers the picture and boxes it was given."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[tuple[int, ...], np.ndarray]] = []
+
+    def read(self, image, quads, game, covered=None, alone=None):  # noqa: ANN001, ANN201
+        from types import SimpleNamespace
+
+        from vision.cards import Card
+
+        self.seen.append((image.shape, np.asarray(quads)))
+        return [SimpleNamespace(card=Card.from_str("SA"), confidence=0.99, reason=None)
+                for _ in quads]
+
+
+@pytest.mark.parametrize("face_up_announced", [True, False])
+def test_faces_of_a_reduced_jpeg_are_read_from_the_full_photo(face_up_announced, monkeypatch):
+    # 800x600, decoded at 400x300 for the detector; the faces need every pixel - decoded
+    # beside the detection when its network saw face-up cards, after it otherwise
+    image, truth = _sample("bridge_faceup_1")
+    detector = AnnouncingTruthDetector(truth, face_up_announced)
+    reader = ShapeRecordingIdentity()
+    analyzer = PhotoAnalyzer(game="bridge", detector=detector, identity_reader=reader,
+                             fit_edges=False)
+    import vision.pipeline
+
+    started = []
+    real = vision.pipeline.in_background
+    monkeypatch.setattr(vision.pipeline, "in_background",
+                        lambda fn, *a: started.append(fn) or real(fn, *a))
+    reading, _ = analyzer.analyze((SAMPLES / "bridge_faceup_1.jpg").read_bytes())
+    assert len(started) == int(face_up_announced)
+    assert detector.seen_widths == [400]
+    [(shape, quads)] = reader.seen
+    assert shape == image.shape
+    face_up = np.array([c["quad"] for c in detector.cards if c["face_up"]])
+    assert len(quads) == len(face_up)
+    assert np.abs(np.sort(quads.reshape(-1)) - np.sort(face_up.reshape(-1))).max() < 1e-6
+    assert all(str(c.card) == "SA" for c in reading.cards if c.face_up)
+
+
 def test_talon_and_piles_stay_out_of_the_rows():
     image, truth = _sample("lhombre_end_loose")
     analyzer = PhotoAnalyzer(game="lhombre", detector=TruthDetector(truth), identity_reader=False)

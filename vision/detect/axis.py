@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from vision.errors import TrickvisionError
-from vision.models import cpu_session
+from vision.models import SplitBatchSession
 from vision.models import model_path as find_model
 
 #: Crop side in pixels and the window it covers, in units of the box's long side.
@@ -155,7 +155,7 @@ class AxisClassifier:
         path = Path(model_path) if model_path is not None else find_model("card_axis")
         if not path.is_file():
             raise TrickvisionError(f"card axis model not found: {path}")
-        self.session = cpu_session(path, threads)
+        self.session = SplitBatchSession(path, threads)
         inp = self.session.get_inputs()[0]
         self.input_name = inp.name
         self.size = int(inp.shape[2]) if isinstance(inp.shape[2], int) else CROP_SIZE

@@ -7,6 +7,7 @@ image pixels - the full card rectangle, also where the next card of a row covers
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -126,11 +127,19 @@ class CardDetector:
             )
         return raw, box
 
-    def detect(self, image: np.ndarray) -> Detections:
-        """All cards in a BGR (or greyscale) uint8 image, in image pixels."""
+    def detect(self, image: np.ndarray,
+               on_candidates: Callable[[RawBoxes], None] | None = None) -> Detections:
+        """All cards in a BGR (or greyscale) uint8 image, in image pixels.
+
+        ``on_candidates`` is called with the network's boxes as soon as they are known, before
+        the second look and the final suppression: a caller may start work they call for (the
+        full-size decode when face-up cards are among them) beside the rest of the detection.
+        """
         image = _as_bgr(image)
         if self.axis is None:
             raw, box = self.candidates(image, self.iou)
+            if on_candidates is not None:
+                on_candidates(raw)
             if len(raw.score) == 0:
                 return Detections.empty()
             keep = centre_suppression(raw.xywhr, raw.score)
@@ -141,6 +150,8 @@ class CardDetector:
             class_id = raw.class_id[keep]
         else:
             raw, box = self.candidates(image, self.candidate_iou)
+            if on_candidates is not None:
+                on_candidates(raw)
             if len(raw.score) == 0:
                 return Detections.empty()
             xywhr = box.xywhr_to_image(raw.xywhr)

@@ -38,7 +38,7 @@ from vision.identity.crops import (
     whole_card_crop,
 )
 from vision.identity.outline import trace_lone_card
-from vision.models import cpu_session, model_exists
+from vision.models import SplitBatchSession, model_exists
 from vision.models import verify_checksum as verify_model_checksum
 
 MODEL_NAME = "identity"
@@ -186,7 +186,7 @@ class IdentityReader:
         path = Path(model_path) if model_path is not None else _default_model_path()
         verify_checksum(path)
         self._threads = threads
-        self._session = cpu_session(path, threads)
+        self._session = SplitBatchSession(path, threads)
         meta = self._session.get_modelmeta().custom_metadata_map
         try:
             names = ast.literal_eval(meta["names"])
@@ -234,7 +234,7 @@ class IdentityReader:
         if path is None:
             return None, "", None
         verify_checksum(path)
-        session = cpu_session(path, self._threads)
+        session = SplitBatchSession(path, self._threads)
         meta = session.get_modelmeta().custom_metadata_map
         own = int(ast.literal_eval(meta.get("imgsz", "[64, 64]"))[0])
         if ast.literal_eval(meta.get("names", "{}")) != names or \
