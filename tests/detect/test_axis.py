@@ -120,3 +120,46 @@ def test_shipped_classifier_reads_a_lone_card_either_way_round():
     expect = np.array([ALONG_W, ALONG_H] * len(cards)) == ALONG_H
     assert np.mean(result.along_h == expect) >= 0.9
     assert np.all(result.p_card[::2] > 0.5)
+
+
+@pytest.mark.skipif(not model_exists("card_axis"), reason="card_axis model not shipped")
+def test_unsure_boxes_are_read_again_mirrored_and_sure_ones_are_left_alone():
+    from vision.detect.axis import UNSURE_CARD
+    from vision.synth.scene import render_game_scene
+
+    scene = render_game_scene("bridge", "end", 424243, image_size=(1280, 960))
+    rng = np.random.default_rng(5)
+    boxes = []
+    for c in scene.truth["cards"]:
+        q = np.asarray(c["quad"], dtype=np.float64)
+        a, b = q[1] - q[0], q[2] - q[1]
+        size = (max(np.hypot(*a), np.hypot(*b)), min(np.hypot(*a), np.hypot(*b)))
+        # boxes off their card in place and angle, as candidates are: some come out unsure
+        boxes.append([*(q.mean(axis=0) + rng.normal(0, 0.2 * size[1], 2)), *size,
+                      float(np.arctan2(a[1], a[0])) + rng.normal(0, 0.4)])
+    classifier = AxisClassifier()
+    crops = axis_crops(scene.image, np.array(boxes), classifier.size)
+    once, box_once = classifier.run(crops)
+    p, box = classifier.run_mirrored(crops)
+    card = once[:, ALONG_W] + once[:, ALONG_H]
+    certainty = np.abs(once[:, ALONG_W] - once[:, ALONG_H]) / card
+    low, high = UNSURE_CARD
+    unsure = (certainty < classifier.mirror_below) | ((card > low) & (card < high))
+    assert unsure.any() and not unsure.all()
+    np.testing.assert_array_equal(p[~unsure], once[~unsure])
+    np.testing.assert_array_equal(box[~unsure], box_once[~unsure])
+    assert np.abs(p[unsure] - once[unsure]).max() > 0.01
+    np.testing.assert_allclose(p.sum(axis=1), 1.0, atol=1e-6)
+    # the left-right mirror of a crop is read with the card's centre on the other side
+    k = int(np.flatnonzero(unsure)[0])
+    _, box_mirror = classifier.run(np.ascontiguousarray(crops[k:k + 1, :, ::-1]))
+    _, box_top = classifier.run(np.ascontiguousarray(crops[k:k + 1, ::-1]))
+    expected = (box_once[k] + box_mirror[0] * [-1, 1, 1, 1] + box_top[0] * [1, -1, 1, 1]) / 3
+    np.testing.assert_allclose(box[k], expected, rtol=1e-5, atol=1e-5)
+    # the second look's answer is the averaged one
+    looked = classifier.classify(scene.image, np.array(boxes))
+    np.testing.assert_allclose(looked.p_card, p[:, ALONG_W] + p[:, ALONG_H], atol=1e-6)
+    # off: one reading for every box
+    classifier.mirror_below = 0.0
+    p_off, _ = classifier.run_mirrored(crops)
+    np.testing.assert_array_equal(p_off, once)

@@ -65,9 +65,15 @@ class PhotoAnalyzerAdapter:
         # (hands, half-turned cards, long tight rows), where it is installed. Giving back the
         # two cards a straddling box suppressed helps photos but not these frames (held-out
         # videos 6101-6106: 51 of 64 tricks with it, 56 without), so it stays off here.
+        # The second look's mirrored reading of unsure boxes makes more photo rows exact, but
+        # here it raised three more false alerts and read no more tricks (held-out videos
+        # 7401-7412: 114 of 128 either way, 23 false alerts against 20), so it stays off.
         if options.get("detector") is None:
+            from vision.detect.axis import AxisClassifier
+
             video_model = model_path(VIDEO_DETECTOR) if model_exists(VIDEO_DETECTOR) else None
-            options["detector"] = CardDetector(video_model, fragment_ratio=0.6,
+            axis = AxisClassifier(mirror_below=0.0) if model_exists("card_axis") else False
+            options["detector"] = CardDetector(video_model, axis=axis, fragment_ratio=0.6,
                                                ghost_check=True, split_straddles=False)
         if options.get("row_settings") is None:
             options["row_settings"] = RowSettings(phantom_certainty=0.3)
