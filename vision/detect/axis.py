@@ -194,8 +194,9 @@ class AxisClassifier:
         if not len(unsure):
             return p, box
         picked = crops[unsure]
-        p_x, box_x = self.run(np.ascontiguousarray(picked[:, :, ::-1]))  # left-right
-        p_y, box_y = self.run(np.ascontiguousarray(picked[:, ::-1]))  # top-bottom
+        # left-right and top-bottom mirrors in one batch
+        p_m, box_m = self.run(np.concatenate([picked[:, :, ::-1], picked[:, ::-1]]))
+        (p_x, p_y), (box_x, box_y) = np.split(p_m, 2), np.split(box_m, 2)
         box_x[:, 0] *= -1.0
         box_y[:, 1] *= -1.0
         p, box = p.copy(), box.copy()
