@@ -112,7 +112,8 @@ class SplitBatchSession:
     the face reader's 71 corner crops took 17.5 ms on one thread and 14.3 ms on two - while
     two halves run at once, one thread each, took 10.2 ms (the card-axis model's 112 crops:
     6.2 ms on two threads, 4.8 ms as two halves); in the pipeline, the face reader's models
-    took 26 ms instead of 37 on a 52-card photo. Each crop's output is the same either way.
+    took 26 ms instead of 37 on a 52-card photo. Each crop's output is the same either way
+    (up to float rounding).
     Offers the part of :class:`onnxruntime.InferenceSession` the readers use.
     """
 

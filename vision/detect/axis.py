@@ -38,8 +38,9 @@ CLASS_NAMES = ("along_w", "along_h", "no_card")
 BOX_SCALE = np.array([10.0, 10.0, 5.0, 5.0])
 #: A box the classifier is unsure of - certainty below this, or a card-or-not probability
 #: between :data:`UNSURE_CARD` - is looked at again in its crop mirrored across each axis,
-#: and the three readings (class probabilities and box head) are averaged. About a quarter
-#: of the candidates; on held-out photos more rows came out exact (see ``models/card_axis.md``).
+#: and the three readings (class probabilities and box head) are averaged. A fifth to a
+#: third of the candidates; on held-out photos more totals came out exact, above all on hard
+#: scenes (``models/card_axis.md``).
 MIRROR_BELOW = 0.9
 UNSURE_CARD = (0.2, 0.8)
 
