@@ -150,6 +150,9 @@ def test_unsure_boxes_are_read_again_mirrored_and_sure_ones_are_left_alone():
     np.testing.assert_array_equal(box[~unsure], box_once[~unsure])
     assert np.abs(p[unsure] - once[unsure]).max() > 0.01
     np.testing.assert_allclose(p.sum(axis=1), 1.0, atol=1e-6)
+    # the mirrors may make a box less of a card, never more
+    assert np.all(p[:, ALONG_W] + p[:, ALONG_H] <= card + 1e-9)
+    assert np.any(p[unsure, ALONG_W] + p[unsure, ALONG_H] < card[unsure] - 0.01)
     # the left-right mirror of a crop is read with the card's centre on the other side
     k = int(np.flatnonzero(unsure)[0])
     _, box_mirror = classifier.run(np.ascontiguousarray(crops[k:k + 1, :, ::-1]))

@@ -56,12 +56,12 @@ def _orientation_accuracy(axis: bool) -> tuple[float, int]:
 def test_second_look_turns_the_detectors_won_cards_the_right_way():
     with_axis, wrong_with = _orientation_accuracy(axis=True)
     without_axis, wrong_without = _orientation_accuracy(axis=False)
-    # detector run 9 (800 px): measured 0.745 (without: 0.727) since unsure boxes are read
-    # again mirrored - 0.795 before: preferans_end_1's W row gains a card that shifts its
-    # positions, while on 315 held-out photos seat and position rose (usual set 70.5 -> 72.9 %);
+    # detector run 9 (800 px): measured 0.776 (without: 0.727) since unsure boxes are read
+    # again mirrored - 0.795 before: bridge_end_1 reads a card fewer right (bridge_end_2 one
+    # more), while on held-out photos seat and position rose (fresh set 7.82e9: 70.0 -> 76.4 %);
     # run 5 gave 0.702 (0.571)
-    assert with_axis >= 0.72, with_axis
-    assert with_axis >= without_axis + 0.01, (with_axis, without_axis)
+    assert with_axis >= 0.75, with_axis
+    assert with_axis >= without_axis + 0.03, (with_axis, without_axis)
     assert wrong_with <= wrong_without
 
 

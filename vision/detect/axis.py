@@ -201,7 +201,15 @@ class AxisClassifier:
         box_x[:, 0] *= -1.0
         box_y[:, 1] *= -1.0
         p, box = p.copy(), box.copy()
-        p[unsure] = (p[unsure] + p_x + p_y) / 3.0
+        mean = (p[unsure] + p_x + p_y) / 3.0
+        # the mirrors may make a box less of a card, never more: a ghost box the first look
+        # doubted stays doubted (it grew a committed sample's row by a card)
+        before = p[unsure, ALONG_W] + p[unsure, ALONG_H]
+        after = mean[:, ALONG_W] + mean[:, ALONG_H]
+        grew = after > before
+        mean[grew, :NO_CARD] *= (before[grew] / after[grew])[:, None]
+        mean[grew, NO_CARD] = 1.0 - before[grew]
+        p[unsure] = mean
         box[unsure] = (box[unsure] + box_x + box_y) / 3.0
         return p, box
 
