@@ -183,8 +183,9 @@ class AxisClassifier:
 
     def run_mirrored(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`run`, with the unsure crops' readings averaged with those of the crop
-        mirrored left-right and top-bottom (:data:`MIRROR_BELOW`). A mirror keeps the long
-        side's direction and flips the centre offset along the mirrored axis."""
+        mirrored left-right and top-bottom (:data:`MIRROR_BELOW`, :data:`UNSURE_CARD`). A
+        mirror keeps the long side's direction and whether a card is there, and flips the
+        centre offset along the mirrored axis. The average may lower P(card), never raise it."""
         p, box = self.run(crops)
         if self.mirror_below <= 0 or len(crops) == 0:
             return p, box
