@@ -14,8 +14,11 @@ import os
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 import vision
 from vision.errors import TrickvisionError
+from vision.workers import worker_pool
 
 ENV_VAR = "TRICKVISION_MODELS"
 
@@ -136,10 +139,6 @@ class SplitBatchSession:
         parts = min(self.workers, len(x))
         if parts <= 1:
             return self.session.run(output_names, feed)
-        import numpy as np
-
-        from vision.workers import worker_pool
-
         chunks = np.array_split(x, parts)
         pending = [worker_pool(self.workers - 1).submit(self.session.run, output_names, {name: c})
                    for c in chunks[1:]]

@@ -334,7 +334,8 @@ class IdentityReader:
             cut = np.zeros((len(sized), 4, s, s, 3), np.uint8)
             cut[:, main] = [corner_crops(image, q[i], s, main) for i in sized]
             sharp = sharpness_of_cards(cut[:, main])
-            for j in np.flatnonzero(sharp < MIN_SHARPNESS).tolist():
+            side_cut = sharp < MIN_SHARPNESS  # which cards' side corners are cut already
+            for j in np.flatnonzero(side_cut).tolist():
                 cut[j, extra] = corner_crops(image, q[sized[j]], s, extra)
                 sharp[j] = max(sharp[j], sharpness_of_cards(cut[j:j + 1, extra])[0])
             for i, sharp_i in zip(sized, sharp.tolist(), strict=True):
@@ -343,7 +344,9 @@ class IdentityReader:
                                                 f", at least {MIN_SHARPNESS:.0f} needed)")
                 else:
                     todo.append(i)
-            crops = cut[sharp >= MIN_SHARPNESS]  # (n, 4, s, s, 3), side corners mostly not cut
+            readable = sharp >= MIN_SHARPNESS
+            crops = cut[readable]  # (n, 4, s, s, 3), side corners mostly not cut
+            side_cut = side_cut[readable]
         if todo:
             # first the two corners where every deck prints its index (top-left and the turned
             # bottom-right: whichever strip of a card shows, one of them is in it); the other
@@ -368,7 +371,8 @@ class IdentityReader:
             again = [j for j, r in enumerate(first) if r.card is None]
             if again:
                 for j in again:
-                    crops[j, extra] = corner_crops(image, q[todo[j]], self.input_size, extra)
+                    if not side_cut[j]:
+                        crops[j, extra] = corner_crops(image, q[todo[j]], self.input_size, extra)
                 self._classify_corners(crops, probs, hidden, np.asarray(again), extra)
                 for j in again:
                     used[j] = (0, 1, 2, 3)
