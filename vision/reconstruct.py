@@ -12,6 +12,10 @@ How it decides:
   each orientation that disagrees is a ``wrong_orientation`` issue.
 * Otherwise the orientations decide. When they disagree the trick stays undetermined and its
   candidates are listed (``orientation_conflict``), never silently guessed.
+* An unread face of rows otherwise read gets a card when the rest of the deal leaves it only
+  one (``vision.deduce``: the deck's unseen cards, the winners the rows show, follow suit).
+* In face-up rows of the wrong length, the suits of each trick's other cards help say which
+  card is extra or missing.
 * When the trump suit or the first leader is not given, every possibility is played through and
   scored by how many orientations and follow-suit rules it contradicts; the best is used and
   reported with a confidence (ties that change a trick leave that trick undetermined).
@@ -27,6 +31,7 @@ from dataclasses import dataclass, field, replace
 
 from vision.cards import Card, Suit
 from vision.contract import Contract
+from vision.deduce import deduce_unread
 from vision.games import Game, find_game
 from vision.record import Observation, Orientation, RowEntry
 from vision.seats import SEATS, Seat
@@ -55,6 +60,13 @@ ALIGN_DROP_SURE = 0.2
 ALIGN_GAP = 0.7
 ALIGN_MISMATCH = 1.0
 ALIGN_UNKNOWN = 0.15
+#: Leaving out a card whose face was read costs this much more: a box between two cards of a
+#: face-up row (an edge of each, no index) is the extra one far more often than a read card.
+ALIGN_DROP_READ = 0.2
+#: A read card placed in a trick whose other read cards (two or more) are all of another
+#: suit costs this much: most cards follow suit, so in face-up rows the suits show where a
+#: row's cards belong.
+ALIGN_OFF_SUIT = 0.3
 
 #: A trick whose unread faces have candidates (cards the reader hesitated between) none of
 #: which fits the play: weak evidence against the hypothesis (trump, leader) that needs it,
@@ -64,6 +76,12 @@ CANDIDATE_MISS = 0.5
 CANDIDATE_MIN_SHARE = 0.5
 #: At most this many combinations of candidates are tried for one trick.
 MAX_CANDIDATE_COMBINATIONS = 27
+#: Unread faces are deduced from the rest of the deal only when at least this share of the
+#: rows' places hold a read card (face-up rows; face-down rows leave nothing to deduce from).
+DEDUCE_MIN_READ = 0.6
+#: Combinations of cards tried for those faces, over all the hypotheses together (about
+#: 30 microseconds each).
+DEDUCE_BUDGET = 3000
 
 WON, LOST, UNKNOWN = Orientation.WON, Orientation.LOST, Orientation.UNKNOWN
 
@@ -229,6 +247,7 @@ class _Chain:
     steps: list[_Step]
     score: float
     grid: _Grid
+    contract: Contract
 
 
 @dataclass(frozen=True)
@@ -468,6 +487,7 @@ class _Reconstruction:
             return None
         confidence = {s: [e.confidence for e in self.obs.rows.get(s, [])] for s in self.seats}
         refs = {s: orients[s] for s in self.seats if len(orients.get(s, ())) == target}
+        ref_cards = {s: cards[s] for s in refs}
         order = sorted(wrong_length, key=lambda s: (abs(len(orients[s]) - target), s))
         new_cards = {s: list(cards[s][:n]) for s in self.seats}
         new_orients = {s: list(orients[s][:n]) for s in self.seats}
@@ -478,11 +498,15 @@ class _Reconstruction:
         for s in order + [s for s in order if len(order) > 1]:
             others = {r: col for r, col in refs.items() if r != s}
             expected = [self._expected(s, i, others) for i in range(n)]
-            places, dropped = done[s] = _align(orients[s], confidence[s], expected)
+            suits = [_common_suit([col[i] for r, col in ref_cards.items() if r != s
+                                   and i < len(col)]) for i in range(n)]
+            places, dropped = done[s] = _align(orients[s], confidence[s], expected,
+                                               cards[s], suits)
             new_cards[s] = [cards[s][k] if k is not None else None for k in places]
             new_orients[s] = [orients[s][k] if k is not None else UNKNOWN for k in places]
             new_cands[s] = [cands[s][k] if k is not None else () for k in places]
             refs[s] = new_orients[s]
+            ref_cards[s] = new_cards[s]
         repairs: list[tuple[str, Seat, int]] = []
         for s in order:
             places, dropped = done[s]
@@ -648,7 +672,7 @@ class _Reconstruction:
             steps.append(step)
             score += points
             leaders = step.winners
-        return _Chain(trump, first, steps, score, grid)
+        return _Chain(trump, first, steps, score, grid, contract)
 
     def _step(self, grid: _Grid, i: int, leaders: frozenset[Seat], trump: Suit | None,
               contract: Contract) -> tuple[_Step, float]:
@@ -832,6 +856,7 @@ class _Reconstruction:
             for fs in first_sets:
                 for grid in grids:
                     chains.append(self._run_chain(grid, tr, fs, contract))
+        chains = self._with_deduced_faces(chains)
 
         best = min(chains, key=lambda c: c.score)
         weights = [math.exp(-EVIDENCE_WEIGHT * (c.score - best.score)) for c in chains]
@@ -875,6 +900,55 @@ class _Reconstruction:
         if len(best.first) == 1 and all(c.first == best.first for c in ties):
             first_leader = next(iter(best.first))
         return trump_info, leader_info, best, contract, first_leader
+
+    def _with_deduced_faces(self, chains: list[_Chain]) -> list[_Chain]:
+        """The hypotheses played again with the unread faces the whole deal leaves one card
+        for (``vision.deduce``): the places that every way of filling them, under every best
+        hypothesis (trump, first leader), fills alike. Unchanged when the best hypotheses
+        need different alignments of the rows or the search is too wide to finish."""
+        best = min(chains, key=lambda c: c.score)
+        grid = best.grid
+        tied = [c for c in chains if c.score == best.score]
+        n = grid.n_tricks
+        rows = {s: list(grid.cards[s][:n]) + [None] * (n - len(grid.cards[s])) for s in self.seats}
+        places = [(s, i) for s in self.seats for i in range(n)]
+        read = sum(rows[s][i] is not None for s, i in places)
+        if any(c.grid is not grid or len(c.first) != 1 for c in tied) or not places or \
+                read < DEDUCE_MIN_READ * len(places) or read == len(places):
+            return chains
+        found = []
+        budget = DEDUCE_BUDGET
+        for c in tied:
+            d = deduce_unread(
+                self.game, self.seats, rows, next(iter(c.first)), c.contract,
+                agreed=[None if v.conflict else v.winners for v in grid.verdicts],
+                mismatches=lambda i, w: len(self._mismatches(grid, i, w)),
+                allowed_revokes=frozenset((r.seat, r.trick - 1) for st in c.steps
+                                          for r in st.revokes if r.seat is not None and r.trick),
+                budget=budget)
+            budget -= d.tried
+            if d.status == "too wide" or (d.status == "several" and d.cost == d.floor):
+                return chains  # out of time, or nothing any hypothesis could agree on
+            if d.status != "none":
+                found.append(d)
+        cheapest = min((d.cost for d in found), default=0)
+        found = [d for d in found if d.cost == cheapest]
+        if not found:
+            return chains
+        filling = dict(found[0].cards)
+        for d in found[1:]:
+            filling = {p: card for p, card in filling.items() if d.cards.get(p) == card}
+        if not filling:
+            return chains
+        for (s, i), card in filling.items():
+            rows[s][i] = card
+        filled = self._grid(rows, grid.orients, grid.candidates, grid.repairs, n=n)
+        filled.repair = grid.repair
+        for (s, i), card in sorted(filling.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+            self.notes.append(f"{s} trick {i + 1}: face not read; {card} is the only card left "
+                              f"that fits the rest of the play")
+        return [self._run_chain(filled, c.trump, c.first, c.contract) if c.grid is grid else c
+                for c in chains]
 
     # ----------------------------------------------------------------------------- output
     def _tricks_from(self, chain: _Chain) -> tuple[list[TrickReport], list[int]]:
@@ -970,9 +1044,17 @@ class _Reconstruction:
                 for s in self.seats}
 
 
+def _common_suit(cards: list[Card | None]) -> Suit | None:
+    """The suit of all the read cards among ``cards``, when there are two or more."""
+    suits = {c.suit for c in cards if c is not None}
+    return suits.pop() if len(suits) == 1 and sum(c is not None for c in cards) >= 2 else None
+
+
 def _align(orients: list[Orientation], confidence: list[float | None],
-           expected: list[Orientation | None]) -> tuple[list[int | None], list[int]]:
-    """Best monotone matching of a row's cards to the tricks' expected orientations.
+           expected: list[Orientation | None], cards: list[Card | None] | None = None,
+           suits: list[Suit | None] | None = None) -> tuple[list[int | None], list[int]]:
+    """Best monotone matching of a row's cards to the tricks' expected orientations (and,
+    where the faces were read, to the suit the trick's other cards share: ``suits``).
 
     Returns, per trick, the index of the row card placed there (None: a gap) and the indexes
     of the cards left out. Edit distance: each card is matched, dropped or each trick left
@@ -986,9 +1068,15 @@ def _align(orients: list[Orientation], confidence: list[float | None],
     drop = [ALIGN_DROP + ALIGN_DROP_SURE * min(max(float(c), 0.0), 1.0)
             if c is not None else ALIGN_DROP + 0.5 * ALIGN_DROP_SURE
             for c in (list(confidence[:n]) + [None] * (n - len(confidence)))]
-    match = [[ALIGN_UNKNOWN if o is UNKNOWN else
-              (0.0 if e is None or o is e else ALIGN_MISMATCH) for e in expected]
-             for o in orients]
+    faces = (list(cards[:n]) if cards is not None else []) + [None] * n
+    drop = [d + (ALIGN_DROP_READ if faces[k] is not None else 0.0) for k, d in enumerate(drop)]
+    want = suits if suits is not None else [None] * m
+    match = [[(ALIGN_UNKNOWN if o is UNKNOWN else
+               (0.0 if e is None or o is e else ALIGN_MISMATCH))
+              + (ALIGN_OFF_SUIT if faces[k] is not None and w is not None
+                 and faces[k].suit is not w else 0.0)  # type: ignore[union-attr]
+              for e, w in zip(expected, want, strict=True)]
+             for k, o in enumerate(orients)]
     for k in range(n + 1):
         row, nxt = cost[k], cost[k + 1] if k < n else None
         for i in range(m + 1):

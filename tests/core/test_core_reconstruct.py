@@ -290,9 +290,9 @@ def test_an_unsure_face_stays_unread_when_several_candidates_fit() -> None:
 
 
 def test_an_unsure_face_none_of_whose_candidates_fits_stays_unread() -> None:
-    # EW's cards lie "won" but neither candidate beats N's king: no guess, and the trick is
-    # decided as before by the orientations
-    table = rows(N="lost:SK", S="lost:S3", W="won:S4")
+    # EW's cards lie "won" but neither candidate beats N's nine: no guess (five spades of the
+    # deck would), and the trick is decided as before by the orientations
+    table = rows(N="lost:S9", S="lost:S3", W="won:S4")
     table[E] = [_unsure(WON, "S5", "C5")]
     obs = Observation("bridge", table, first_leader=N, contract=Contract(None, S))
     t = reconstruct(obs).trick(1)
@@ -324,9 +324,10 @@ def test_candidates_round_trip_through_json_and_bad_ones_are_named() -> None:
 
 
 def test_a_candidate_the_reader_all_but_ruled_out_is_not_taken() -> None:
-    # the reader: C5 0.9, SA 0.3. Only SA fits EW's "won" cards - but C5 with E's card lying
-    # the wrong way is the likelier story, so nothing is settled
-    table = rows(N="lost:SK", S="lost:S3", W="won:S4")
+    # the reader: C5 0.9, SA 0.3. Of the two only SA fits EW's "won" cards - but C5 with E's
+    # card lying the wrong way is the likelier story, and the deck leaves five spades that
+    # beat N's nine, so nothing is settled
+    table = rows(N="lost:S9", S="lost:S3", W="won:S4")
     table[E] = [RowEntry(orientation=WON, candidates=((Card.from_str("C5"), 0.9),
                                                       (Card.from_str("SA"), 0.3)))]
     obs = Observation("bridge", table, first_leader=N, contract=Contract(None, S))

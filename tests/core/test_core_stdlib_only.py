@@ -8,7 +8,7 @@ import sys
 
 CORE = [
     "vision.cards", "vision.seats", "vision.contract", "vision.record", "vision.errors",
-    "vision.games", "vision.simulate", "vision.reconstruct", "vision.notation.json_format",
+    "vision.games", "vision.simulate", "vision.reconstruct", "vision.deduce", "vision.notation.json_format",
     "vision.notation.pbn", "vision.notation.text", "vision.commands.reconstruct", "vision.cli",
 ]
 
