@@ -328,8 +328,8 @@ class _Reconstruction:
         longest = max(lengths.values()) if lengths else 0
 
         # cards: unknown and duplicate cards
-        first_seen: dict[Card, tuple[Seat, int]] = {}
         cards: dict[Seat, list[Card | None]] = {}
+        places: dict[Card, list[tuple[Seat, int]]] = {}
         for s in seats:
             col: list[Card | None] = []
             for pos, e in enumerate(rows[s], 1):
@@ -339,15 +339,10 @@ class _Reconstruction:
                                              f"{s} trick {pos}: {c} is not in the {g.name} deck"))
                     c = None
                 if c is not None:
-                    if c in first_seen:
-                        os_, op = first_seen[c]
-                        self.issues.append(Issue(
-                            IssueKind.DUPLICATE_CARD, s, pos,
-                            f"{s} trick {pos}: {c} was already seen at {os_} trick {op}"))
-                    else:
-                        first_seen[c] = (s, pos)
+                    places.setdefault(c, []).append((s, pos))
                 col.append(c)
             cards[s] = col
+        first_seen = self._duplicates(places, rows, cards)
         orients = {s: [e.orientation for e in rows[s]] for s in seats}
         cands = {s: [self._plausible(e.candidates, first_seen) if e.card is None else ()
                      for e in rows[s]] for s in seats}
@@ -397,6 +392,32 @@ class _Reconstruction:
             trump=trump_info, leader=leader_info, hands=hands, talon=talon,
             complete=bool(complete),
             notes=self.notes)
+
+    def _duplicates(self, places: dict[Card, list[tuple[Seat, int]]],
+                    rows: dict[Seat, list[RowEntry]], cards: dict[Seat, list[Card | None]]
+                    ) -> dict[Card, tuple[Seat, int]]:
+        """Where each read card counts as seen. A card read at several places is a
+        ``duplicate_card`` issue at each but one: the surest camera reading (else the first
+        seen) keeps it; another camera reading of it is far more often the misread one (or a
+        box between two cards, reading its neighbour) and counts as unread, so the rules may
+        still name that face. Cards typed in are kept as given."""
+        seen: dict[Card, tuple[Seat, int]] = {}
+        for card, where in places.items():
+            def sureness(place: tuple[Seat, int]) -> float:
+                p = rows[place[0]][place[1] - 1].card_confidence
+                return -1.0 if p is None else p
+            keep = max(where, key=sureness)  # the first of equally sure ones
+            seen[card] = keep
+            for s, pos in where:
+                if (s, pos) == keep:
+                    continue
+                message = f"{s} trick {pos}: {card} was already seen at {keep[0]} trick {keep[1]}"
+                if rows[s][pos - 1].card_confidence is not None:
+                    cards[s][pos - 1] = None
+                    message = (f"{s} trick {pos}: {card} read here and, surer, at {keep[0]} "
+                               f"trick {keep[1]}; this face counts as unread")
+                self.issues.append(Issue(IssueKind.DUPLICATE_CARD, s, pos, message))
+        return seen
 
     def _plausible(self, candidates: tuple[tuple[Card, float], ...],
                    seen: dict[Card, tuple[Seat, int]]) -> tuple[Card, ...]:

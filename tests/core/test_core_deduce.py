@@ -132,3 +132,27 @@ def test_the_report_names_a_deduced_face_and_keeps_the_row_as_read() -> None:
     assert any(n.startswith("W trick 8: face not read;") and str(card) in n for n in r.notes)
     assert r.rows[W][7].card is None
     assert r.hands is not None and card in r.hands[W]
+
+
+def test_a_misread_card_seen_twice_gives_way_to_the_surer_reading_and_is_named() -> None:
+    # the camera read W's card of trick 8 as N's card of trick 3, less surely: the duplicate
+    # is reported there, that face counts as unread, and the rest of the deal names it
+    from dataclasses import replace
+
+    d = simulate_deal("bridge", seed=4)
+    card, other = d.rows[W][7].card, d.rows[N][2].card
+    obs = d.observation()
+    obs.rows = {s: [replace(e, card_confidence=0.99) for e in row] for s, row in obs.rows.items()}
+    obs.rows[W][7] = replace(obs.rows[W][7], card=other, card_confidence=0.8)
+    r = reconstruct(obs)
+    (issue,) = r.issues
+    assert (issue.kind.value, issue.seat, issue.trick) == ("duplicate_card", W, 8)
+    assert "counts as unread" in issue.message
+    assert r.trick(8).cards[W] == card and r.trick(3).cards[N] == other
+    assert r.result == d.result()
+    # typed-in cards (no reading confidence) are kept as given, the duplicate reported
+    typed = d.observation()
+    typed.rows[W][7] = replace(typed.rows[W][7], card=other)
+    r = reconstruct(typed)
+    assert r.trick(8).cards[W] == other
+    assert ("duplicate_card", W, 8) in [(i.kind.value, i.seat, i.trick) for i in r.issues]
