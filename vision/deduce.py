@@ -5,9 +5,13 @@ and only cards nobody else was seen to play are left for it. When the rows are t
 most of the deck is read, and the rules then often leave a single way to put the unseen cards
 into the unread places: each trick must be won by the player its rows show, and nobody may
 have failed to follow suit while a card of that suit was still in his row. This module
-searches every such way (trick by trick, in the order of play) and answers only when exactly
-one fits - a deduction, not a guess; several fits, or none, or too much to search, leave the
-faces unread.
+searches every such way (trick by trick, in the order of play) and names a place's card only
+when every way that fits puts the same card there - a deduction, not a guess; places the
+fitting ways disagree on, no fit at all, or too much to search leave the faces unread.
+
+What it rests on: the cards read elsewhere (one misread can make it name a wrong card) and
+the rules having been kept by the unread cards (a revoke made with a card nobody could read
+is not found - the search prefers the fillings without one).
 
 It depends on the game's rules only; the reconstruction supplies what the rows say.
 """
