@@ -61,8 +61,9 @@ ALIGN_GAP = 0.7
 ALIGN_MISMATCH = 1.0
 ALIGN_UNKNOWN = 0.15
 #: Leaving out a card whose face was read costs this much more: a box between two cards of a
-#: face-up row (an edge of each, no index) is the extra one far more often than a read card.
-ALIGN_DROP_READ = 0.2
+#: face-up row (an edge of each, no index) is the extra one far more often than a read card,
+#: and a read card that did not follow suit (``ALIGN_OFF_SUIT``) must not give way to one.
+ALIGN_DROP_READ = 0.5
 #: A read card placed in a trick whose other read cards (two or more) are all of another
 #: suit costs this much: most cards follow suit, so in face-up rows the suits show where a
 #: row's cards belong.
