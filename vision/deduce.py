@@ -22,7 +22,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from vision.cards import Card
+from vision.cards import Card, Suit
 from vision.contract import Contract
 from vision.games import Game
 from vision.seats import Seat
@@ -120,7 +120,7 @@ class _Search:
         self.suit = {c: game.follow_suit(c, self.trump) for c in game.deck}
         self.later_suits = {s: [{self.suit[c] for c in cards[s][i:] if c is not None}
                                 for i in range(n + 1)] for s in seats}
-        self.voids: dict[Seat, list[object]] = {s: [] for s in seats}
+        self.voids: dict[Seat, list[Suit]] = {s: [] for s in seats}
         #: Whether the first card of a hand (the rest of a row) may be played to a lead.
         self.legal: dict[tuple[Card | None, tuple[Card | None, ...]], bool] = {}
 
@@ -177,7 +177,7 @@ class _Search:
             if self._done():
                 return
 
-    def _new_voids(self, i: int, order: list[Seat]) -> list[tuple[Seat, object]] | None:
+    def _new_voids(self, i: int, order: list[Seat]) -> list[tuple[Seat, Suit]] | None:
         """The players who did not follow trick ``i``'s plain-suit lead (from then on they hold
         none of it, in every game here), or None when one of them still plays that suit
         later in his row as read. A trump lead is left to the full check (l'hombre's

@@ -402,11 +402,12 @@ class _Reconstruction:
         seen) keeps it; another camera reading of it is far more often the misread one (or a
         box between two cards, reading its neighbour) and counts as unread, so the rules may
         still name that face. Cards typed in are kept as given."""
+        def sureness(place: tuple[Seat, int]) -> float:
+            p = rows[place[0]][place[1] - 1].card_confidence
+            return -1.0 if p is None else p
+
         seen: dict[Card, tuple[Seat, int]] = {}
         for card, where in places.items():
-            def sureness(place: tuple[Seat, int]) -> float:
-                p = rows[place[0]][place[1] - 1].card_confidence
-                return -1.0 if p is None else p
             keep = max(where, key=sureness)  # the first of equally sure ones
             seen[card] = keep
             for s, pos in where:

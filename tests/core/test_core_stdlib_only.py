@@ -8,8 +8,9 @@ import sys
 
 CORE = [
     "vision.cards", "vision.seats", "vision.contract", "vision.record", "vision.errors",
-    "vision.games", "vision.simulate", "vision.reconstruct", "vision.deduce", "vision.notation.json_format",
-    "vision.notation.pbn", "vision.notation.text", "vision.commands.reconstruct", "vision.cli",
+    "vision.games", "vision.simulate", "vision.reconstruct", "vision.deduce",
+    "vision.notation.json_format", "vision.notation.pbn", "vision.notation.text",
+    "vision.commands.reconstruct", "vision.cli",
 ]
 
 PROBE = """
