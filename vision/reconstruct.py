@@ -281,6 +281,8 @@ class _Reconstruction:
         self.game = find_game(obs.game)
         self.issues: list[Issue] = []
         self.notes: list[str] = []
+        #: Unread faces the rest of the deal named: (seat, trick index) -> card.
+        self.deduced: dict[tuple[Seat, int], Card] = {}
 
     # ----------------------------------------------------------------------------- set-up
     def _active_seats(self) -> tuple[Seat, ...]:
@@ -377,6 +379,10 @@ class _Reconstruction:
             if t.side is not None:
                 result[t.side] += 1
 
+        for (s, i), card in sorted(self.deduced.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+            if i < len(tricks) and tricks[i].cards.get(s) == card:  # not undone by a tie
+                self.notes.append(f"{s} trick {i + 1}: face not read; {card} is the only card "
+                                  f"left that fits the rest of the play")
         played = self._with_settled_faces(chain, tricks)
         hands = self._hands(played) if complete else None
         talon = None
@@ -967,9 +973,7 @@ class _Reconstruction:
             rows[s][i] = card
         filled = self._grid(rows, grid.orients, grid.candidates, grid.repairs, n=n)
         filled.repair = grid.repair
-        for (s, i), card in sorted(filling.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-            self.notes.append(f"{s} trick {i + 1}: face not read; {card} is the only card left "
-                              f"that fits the rest of the play")
+        self.deduced = filling
         return [self._run_chain(filled, c.trump, c.first, c.contract) if c.grid is grid else c
                 for c in chains]
 
