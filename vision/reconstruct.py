@@ -368,6 +368,7 @@ class _Reconstruction:
         grids = self._grids(cards, orients, cands, wrong_length, target)
         trump_info, leader_info, chain, contract, first_leader = self._choose_chain(grids)
         chain = self._try_swaps(chain, contract)
+        chain = self._try_shift(chain, cards, orients, cands, wrong_length, target)
         self._length_issues(chain, wrong_length, lengths, target, bool(complete))
         tricks, undetermined = self._tricks_from(chain)
         self._orientation_issues(chain, tricks)
@@ -587,6 +588,28 @@ class _Reconstruction:
             chain = best
         return chain
 
+    def _try_shift(self, chain: _Chain, cards: dict[Seat, list[Card | None]],
+                   orients: dict[Seat, list[Orientation]],
+                   cands: dict[Seat, list[tuple[Card, ...]]], wrong_length: list[Seat],
+                   target: int) -> _Chain:
+        """Face-up rows of the right length aligned with the others too, when that removes
+        several contradictions the rows as read leave: a box between two cards and a card
+        the camera missed keep a row's length but shift the cards between them by a trick."""
+        if chain.score < SWAP_MIN_SCORE or len(chain.first) != 1:
+            return chain
+        faced = [s for s in self.seats if s not in wrong_length and
+                 sum(c is not None for c in cards[s]) >= 3]
+        if not faced:
+            return chain
+        grid = self._aligned_grid(cards, orients, cands, wrong_length + faced, target)
+        if grid is None or not any(r[1] in faced for r in grid.repairs):
+            return chain
+        shifted = self._run_chain(grid, chain.trump, chain.first, chain.contract)
+        if chain.score - shifted.score < SWAP_MIN_GAIN:
+            return chain
+        self._ties = []  # the hypotheses as good as the rows as read are worse than this
+        return shifted
+
     def _length_issues(self, chain: _Chain, wrong_length: list[Seat], lengths: dict[Seat, int],
                        target: int, complete: bool) -> None:
         g = self.game
@@ -629,6 +652,19 @@ class _Reconstruction:
                 msg += f"; the {kind} card is at one of positions " + \
                        ", ".join(map(str, places))
             self.issues.append(Issue(IssueKind.ROW_LENGTH, s, trick, msg, positions=positions))
+        moved = sorted({r[1] for r in chain.grid.repairs
+                        if r[0] in ("gap", "extra") and r[1] not in wrong_length})
+        for s in moved:  # a face-up row of the right length that fits only shifted
+            extra = sorted(r[2] for r in chain.grid.repairs if r[1] == s and r[0] == "extra")
+            gaps = sorted(r[2] for r in chain.grid.repairs if r[1] == s and r[0] == "gap")
+            ss = "s" if len(extra) > 1 else ""
+            gs = "s" if len(gaps) > 1 else ""
+            self.issues.append(Issue(
+                IssueKind.OUT_OF_PLACE, s, gaps[0] if gaps else None,
+                f"{s}: the card{ss} at position{ss} {', '.join(map(str, extra))} "
+                f"seem{'' if ss else 's'} not to belong to the play and the card{gs} of "
+                f"trick{gs} {', '.join(map(str, gaps))} to be missing - the row has the "
+                f"right length, but its cards fit the play only so", positions=tuple(extra)))
         for kind, s, p in chain.grid.repairs:
             if kind == "swap":
                 c = chain.grid.cards[s]
