@@ -970,3 +970,36 @@ def test_a_lead_read_as_two_cards_proves_no_revoke():
 
     assert _revokes(play(["D7", "H7", "D7", "H7", "D7"])) == []
     assert _revokes(play(["D7"] * 5)) == [(S, 1)]
+
+
+def _tracker_with_row(row: str, winners: list[Seat]):  # type: ignore[no-untyped-def]
+    """A preferans tracker whose tricks were won (by the rules) by ``winners`` and whose S
+    row was confirmed as ``row`` ('w'/'l' per trick)."""
+    from vision.video.tracker import _TrickState
+
+    tr = TableTracker("preferans", 10.0, seats=(N, E, S), dealer=W)
+    for k, (o, w) in enumerate(zip(row, winners, strict=True), start=1):
+        state = tr._trick(k)
+        state.winner, state.winner_source, state.completed = w, "rules", True
+        state.turned[S] = (Orientation.WON if o == "w" else Orientation.LOST, float(k))
+        assert isinstance(state, _TrickState)
+    return tr
+
+
+def test_a_row_read_a_card_off_is_held_back_and_a_card_turned_wrong_is_alerted():
+    """S's row read with a box counted twice after its second card: every card after it
+    stands a trick late, and every disagreement goes away with the row read one card later
+    - no wrong-orientation alert. One card lying the other way is still alerted."""
+    winners = [N, S, N, S, S, N, N]  # S's cards should lie l w l w w l l
+    shifted = _tracker_with_row("lw" + "w" + "lwwl", winners)
+    assert shifted._row_shifted(S, 7)
+    out: list = []
+    shifted._check_orientation(shifted.tricks[7], S, out)
+    shifted._check_orientation(shifted.tricks[4], S, out)
+    assert not [a for a in out if isinstance(a, Alert)]
+    wrong = _tracker_with_row("lwlwlll", winners)  # trick 5 laid the wrong way
+    assert not wrong._row_shifted(S, 7)
+    out = []
+    wrong._check_orientation(wrong.tricks[5], S, out)
+    assert [(a.alert, a.seat, a.trick) for a in out if isinstance(a, Alert)] == \
+        [("wrong_orientation", S, 5)]
