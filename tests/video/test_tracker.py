@@ -1003,3 +1003,31 @@ def test_a_row_read_a_card_off_is_held_back_and_a_card_turned_wrong_is_alerted()
     wrong._check_orientation(wrong.tricks[5], S, out)
     assert [(a.alert, a.seat, a.trick) for a in out if isinstance(a, Alert)] == \
         [("wrong_orientation", S, 5)]
+
+
+def test_readings_of_a_card_first_taken_for_another_do_not_become_the_next_play():
+    """S's S2 of trick 2 was read as another card on the first looks (as on held-out video
+    7503), so the S2 readings that followed piled up as if for his next card too; once his
+    play is known to be S2 they are not that card - trick 3's is C2, seen after the turn."""
+    from collections import Counter
+
+    from vision.video.tracker import _Evidence
+
+    tracker, t = _lhombre_after_first_trick()
+    after_one = {N: ["lost"], E: ["lost"], S: ["won"]}
+    t = _show(tracker, t, {S: "S2"}, {S: "S2", E: "S5"}, {S: "S2", E: "S5", N: "S4"},
+              rows=after_one)
+    t = _show(tracker, t, {}, rows={N: ["lost", "lost"], E: ["lost", "lost"],
+                                    S: ["won", "won"]})
+    assert tracker.row_len[S] == 2
+    s2 = Card.from_str("S2")
+    tracker._face_ev[S] = _Evidence(first_t=t - 3.0, last_t=t - 2.0, n=12,
+                                    votes=Counter({s2: 12}))
+    out = []
+    for _ in range(8):
+        out += tracker.update(reading(faceup={S: "C2"}, rows={N: ["lost", "lost"],
+                                                              E: ["lost", "lost"],
+                                                              S: ["won", "won"]}), t)
+        t += 0.125
+    third = [e for e in out if isinstance(e, CardLaid) and e.seat == S and e.trick == 3]
+    assert [str(e.card) for e in third] == ["C2"]

@@ -682,6 +682,11 @@ class TableTracker:
         if not self._persistent(ev) or not ev.decided():
             return
         best = ev.best()
+        if isinstance(best, Card) and self._played_before(seat, best, played):
+            # read here before his previous play was known to be that card (it was taken for
+            # another at first): those readings were of that card, not of a new one
+            del ev.votes[best]
+            return
         if best is None and self.faces_read and t - ev.first_t < self.unread_wait_s:
             return  # a face not read yet (a hand over it): wait a little for its identity
         del self._face_ev[seat]
