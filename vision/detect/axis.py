@@ -201,7 +201,6 @@ class AxisClassifier:
         (p_x, p_y), (box_x, box_y) = np.split(p_m, 2), np.split(box_m, 2)
         box_x[:, 0] *= -1.0
         box_y[:, 1] *= -1.0
-        p, box = p.copy(), box.copy()
         mean = (p[unsure] + p_x + p_y) / 3.0
         # the mirrors may make a box less of a card, never more: a ghost box the first look
         # doubted stays doubted (it grew a committed sample's row by a card)
