@@ -68,6 +68,11 @@ ALIGN_DROP_READ = 0.5
 #: suit costs this much: most cards follow suit, so in face-up rows the suits show where a
 #: row's cards belong.
 ALIGN_OFF_SUIT = 0.3
+#: Hypotheses that need as few contradictions as each other are told apart by what their
+#: repairs of the rows cost at the alignment's prices (leaving out a sure or a read card
+#: costs more than leaving out an unsure box): the cheaper one is taken when it is cheaper
+#: by more than this; closer ones stay tied (and the tricks they disagree on undetermined).
+REPAIR_TIE = 0.05
 
 #: A trick whose unread faces have candidates (cards the reader hesitated between) none of
 #: which fits the play: weak evidence against the hypothesis (trump, leader) that needs it,
@@ -236,6 +241,9 @@ class _Grid:
     #: position and position + 1 were laid in the wrong order).
     repair: tuple[str, Seat, int] | None = None
     repairs: tuple[tuple[str, Seat, int], ...] = ()
+    #: What the gaps and left-out cards of this alignment cost (``ALIGN_*`` prices), the
+    #: rows as read with their short rows' gaps at the end and long rows' last cards out.
+    repair_cost: float = 0.0
     #: Steps already worked out on this grid: (trump, contract, trick, leaders) -> result.
     memo: dict[tuple[Suit | None, Contract, int, frozenset[Seat]], tuple[_Step, float]] = \
         field(default_factory=dict, repr=False, compare=False)
@@ -472,6 +480,11 @@ class _Reconstruction:
                 base_orients[s] = orients[s] + [UNKNOWN]
                 base_cands[s] = cands[s] + [()]
         base = self._grid(base_cards, base_orients, base_cands)
+        for s in wrong_length:  # what the rows as read leave out: a short row's last tricks,
+            # a long row's last cards
+            row = cards[s]
+            base.repair_cost += ALIGN_GAP * max(target - len(row), 0) + sum(
+                self._drop_cost(s, k, row) for k in range(target, len(row)))
         grids = [base]
         # every single repair of one row: only where one row is wrong (with several, one
         # repair leaves the others wrong; the alignment below repairs them all at once)
@@ -487,6 +500,7 @@ class _Reconstruction:
                     o2[s] = orients[s][:p] + [UNKNOWN] + orients[s][p:]
                     k2[s] = cands[s][:p] + [()] + cands[s][p:]
                     grids.append(self._grid(c2, o2, k2, (("gap", s, p + 1),)))
+                    grids[-1].repair_cost = ALIGN_GAP
             elif len(row) == target + 1:
                 base.repairs += (("extra", s, len(row)),)
                 for p in range(len(row) - 1):
@@ -495,6 +509,7 @@ class _Reconstruction:
                     o2[s] = orients[s][:p] + orients[s][p + 1:]
                     k2[s] = cands[s][:p] + cands[s][p + 1:]
                     grids.append(self._grid(c2, o2, k2, (("extra", s, p + 1),)))
+                    grids[-1].repair_cost = self._drop_cost(s, p, row)
         base.repair = base.repairs[-1] if base.repairs else None
         aligned = self._aligned_grid(cards, orients, cands, wrong_length, target)
         if aligned is not None:
@@ -538,11 +553,23 @@ class _Reconstruction:
             refs[s] = new_orients[s]
             ref_cards[s] = new_cards[s]
         repairs: list[tuple[str, Seat, int]] = []
+        cost = 0.0
         for s in order:
             places, dropped = done[s]
             repairs += [("extra", s, k + 1) for k in dropped]
             repairs += [("gap", s, i + 1) for i, k in enumerate(places) if k is None]
-        return self._grid(new_cards, new_orients, new_cands, tuple(repairs), n=n)
+            cost += sum(self._drop_cost(s, k, cards[s]) for k in dropped)
+            cost += ALIGN_GAP * sum(k is None for k in places)
+        grid = self._grid(new_cards, new_orients, new_cands, tuple(repairs), n=n)
+        grid.repair_cost = cost
+        return grid
+
+    def _drop_cost(self, seat: Seat, k: int, row: list[Card | None]) -> float:
+        """The alignment's price of leaving out ``seat``'s card at index ``k`` (``row``: its
+        faces as counted)."""
+        entries = self.obs.rows.get(seat, [])
+        confidence = entries[k].confidence if k < len(entries) else None
+        return _drop_cost(confidence, row[k] if k < len(row) else None)
 
     def _expected(self, seat: Seat, i: int, refs: dict[Seat, list[Orientation]]
                   ) -> Orientation | None:
@@ -578,6 +605,7 @@ class _Reconstruction:
                     k = grid.candidates[s]
                     k2[s] = k[:p] + [k[p + 1], k[p]] + k[p + 2:]
                     g2 = self._grid(c2, o2, k2, grid.repairs + (("swap", s, p + 1),))
+                    g2.repair_cost = grid.repair_cost
                     found.append(self._run_chain(g2, chain.trump, chain.first, contract))
             if not found:
                 break
@@ -923,7 +951,7 @@ class _Reconstruction:
                     chains.append(self._run_chain(grid, tr, fs, contract))
         chains = self._with_deduced_faces(chains)
 
-        best = min(chains, key=lambda c: c.score)
+        best = _best(chains)
         weights = [math.exp(-EVIDENCE_WEIGHT * (c.score - best.score)) for c in chains]
         total = sum(weights)
 
@@ -959,7 +987,7 @@ class _Reconstruction:
             contract = None
 
         # Hypotheses as good as the best one that disagree about a trick make it undetermined.
-        ties = [c for c in chains if c is not best and c.score == best.score]
+        ties = [c for c in _tied(chains, best) if c is not best]
         self._ties = ties
         first_leader: Seat | None = None
         if len(best.first) == 1 and all(c.first == best.first for c in ties):
@@ -971,9 +999,9 @@ class _Reconstruction:
         for (``vision.deduce``): the places that every way of filling them, under every best
         hypothesis (trump, first leader), fills alike. Unchanged when the best hypotheses
         need different alignments of the rows or the search is too wide to finish."""
-        best = min(chains, key=lambda c: c.score)
+        best = _best(chains)
         grid = best.grid
-        tied = [c for c in chains if c.score == best.score]
+        tied = _tied(chains, best)
         n = grid.n_tricks
         rows = {s: list(grid.cards[s][:n]) + [None] * (n - len(grid.cards[s])) for s in self.seats}
         places = [(s, i) for s in self.seats for i in range(n)]
@@ -1008,7 +1036,7 @@ class _Reconstruction:
         for (s, i), card in filling.items():
             rows[s][i] = card
         filled = self._grid(rows, grid.orients, grid.candidates, grid.repairs, n=n)
-        filled.repair = grid.repair
+        filled.repair, filled.repair_cost = grid.repair, grid.repair_cost
         self.deduced = filling
         return [self._run_chain(filled, c.trump, c.first, c.contract) if c.grid is grid else c
                 for c in chains]
@@ -1107,10 +1135,29 @@ class _Reconstruction:
                 for s in self.seats}
 
 
+def _best(chains: list[_Chain]) -> _Chain:
+    """The hypothesis with the fewest contradictions; among those, the cheapest repairs."""
+    return min(chains, key=lambda c: (c.score, c.grid.repair_cost))
+
+
+def _tied(chains: list[_Chain], best: _Chain) -> list[_Chain]:
+    """The hypotheses (``best`` among them) as good as ``best``: as few contradictions, and
+    repairs not dearer by more than :data:`REPAIR_TIE`."""
+    return [c for c in chains if c.score == best.score
+            and c.grid.repair_cost <= best.grid.repair_cost + REPAIR_TIE]
+
+
 def _common_suit(cards: list[Card | None]) -> Suit | None:
     """The suit of all the read cards among ``cards``, when there are two or more."""
     suits = {c.suit for c in cards if c is not None}
     return suits.pop() if len(suits) == 1 and sum(c is not None for c in cards) >= 2 else None
+
+
+def _drop_cost(confidence: float | None, face: Card | None) -> float:
+    """The alignment's price of leaving a row's card out: dearer the surer its orientation
+    was read, and dearer still when its face was read."""
+    sure = 0.5 if confidence is None else min(max(float(confidence), 0.0), 1.0)
+    return ALIGN_DROP + ALIGN_DROP_SURE * sure + (ALIGN_DROP_READ if face is not None else 0.0)
 
 
 def _align(orients: list[Orientation], confidence: list[float | None],
@@ -1128,11 +1175,9 @@ def _align(orients: list[Orientation], confidence: list[float | None],
     cost = [[inf] * (m + 1) for _ in range(n + 1)]
     move = [[""] * (m + 1) for _ in range(n + 1)]
     cost[0][0] = 0.0
-    drop = [ALIGN_DROP + ALIGN_DROP_SURE * min(max(float(c), 0.0), 1.0)
-            if c is not None else ALIGN_DROP + 0.5 * ALIGN_DROP_SURE
-            for c in (list(confidence[:n]) + [None] * (n - len(confidence)))]
     faces = (list(cards[:n]) if cards is not None else []) + [None] * n
-    drop = [d + (ALIGN_DROP_READ if faces[k] is not None else 0.0) for k, d in enumerate(drop)]
+    drop = [_drop_cost(c, faces[k]) for k, c in
+            enumerate(list(confidence[:n]) + [None] * (n - len(confidence)))]
     want = suits if suits is not None else [None] * m
     match = [[(ALIGN_UNKNOWN if o is UNKNOWN else
                (0.0 if e is None or o is e else ALIGN_MISMATCH))

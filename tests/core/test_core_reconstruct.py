@@ -261,6 +261,41 @@ def test_two_extra_cards_are_named_in_the_row_length_issue() -> None:
     assert entry["positions"] == list(issue.positions)
 
 
+def _read(text: str, confidence: str) -> list[RowEntry]:
+    """A face-down row ('w' won, 'l' lost, 'u' unknown) with each card's confidence."""
+    ways = {"w": WON, "l": LOST, "u": UNK}
+    return [RowEntry(orientation=ways[o], confidence=float(c))
+            for o, c in zip(text, confidence.split(), strict=True)]
+
+
+def test_of_two_repairs_that_fit_alike_the_one_leaving_out_an_unsure_box_is_taken() -> None:
+    # A preferans photo (seeds 5.2e9 + 1): S's row misses a card, W's holds an unsure box
+    # (0.2) before its last card. The rows as read (S's gap at the end, W's sure last card
+    # left out) fit the play as well as the realignment (W's unsure box out, S's gap where
+    # the others show S won), and the tie had left two tricks undetermined.
+    obs = Observation("preferans", {
+        N: _read("wllllwlull", "0.6 1 1 1 1 0.6 0.7 0.2 1 1"),
+        S: _read("lllwullww", "1 1 1 1 0 1 1 1 1"),
+        W: _read("lwwlllwllul", "1 1 1 1 1 1 1 1 1 0.2 1"),
+    }, complete=True)
+    r = reconstruct(obs)
+    assert r.result == {"N": 3, "S": 4, "W": 3} and r.undetermined == []
+    (w_issue,) = [i for i in r.issues_of(IssueKind.ROW_LENGTH) if i.seat == W]
+    assert w_issue.positions == (10,)
+
+
+def test_repairs_as_dear_as_each_other_leave_the_tricks_they_disagree_on_undetermined() -> None:
+    # W's row has a card too many and every card is as sure as the next: leaving out its
+    # 3rd or its 4th card fits alike, and they disagree on who won trick 3
+    obs = Observation("preferans", {
+        N: _read("lllw", "1 1 1 1"),
+        S: _read("wluu", "1 1 1 1"),
+        W: _read("lwwll", "1 1 1 1 1"),
+    }, complete=False)
+    r = reconstruct(obs)
+    assert 3 in r.undetermined
+
+
 def _unsure(orientation: Orientation, *cards: str) -> RowEntry:
     """An unread face the reader hesitated between ``cards``."""
     return RowEntry(orientation=orientation,
