@@ -511,21 +511,24 @@ class _Reconstruction:
                     grids.append(self._grid(c2, o2, k2, (("extra", s, p + 1),)))
                     grids[-1].repair_cost = self._drop_cost(s, p, row)
         base.repair = base.repairs[-1] if base.repairs else None
-        aligned = self._aligned_grid(cards, orients, cands, wrong_length, target)
-        if aligned is not None:
-            grids.append(aligned)
+        # with several wrong rows, the first one aligned has little to go by: each of them
+        # goes first once (the others then follow it)
+        for first in wrong_length if len(wrong_length) > 1 else [None]:
+            aligned = self._aligned_grid(cards, orients, cands, wrong_length, target, first)
+            if aligned is not None and all(g.repairs != aligned.repairs for g in grids):
+                grids.append(aligned)
         return grids
 
     def _aligned_grid(self, cards: dict[Seat, list[Card | None]],
                       orients: dict[Seat, list[Orientation]],
                       cands: dict[Seat, list[tuple[Card, ...]]], wrong_length: list[Seat],
-                      target: int) -> _Grid | None:
+                      target: int, first: Seat | None = None) -> _Grid | None:
         """Every row of the wrong length aligned with the rows of the right one.
 
-        Each wrong row in turn (the least wrong first) is matched against what the rows
-        already aligned say about each trick, leaving out the cards (and leaving empty the
-        tricks) that make it fit best - any number of them, in any rows, where ``_grids``'s
-        exhaustive repairs stop at one card in one row.
+        Each wrong row in turn (``first``, else the least wrong, first) is matched against
+        what the rows already aligned say about each trick, leaving out the cards (and
+        leaving empty the tricks) that make it fit best - any number of them, in any rows,
+        where ``_grids``'s exhaustive repairs stop at one card in one row.
         """
         n = min(target, self.game.hand_size)
         if not wrong_length or n <= 0:
@@ -533,7 +536,7 @@ class _Reconstruction:
         confidence = {s: [e.confidence for e in self.obs.rows.get(s, [])] for s in self.seats}
         refs = {s: orients[s] for s in self.seats if len(orients.get(s, ())) == target}
         ref_cards = {s: cards[s] for s in refs}
-        order = sorted(wrong_length, key=lambda s: (abs(len(orients[s]) - target), s))
+        order = sorted(wrong_length, key=lambda s: (s != first, abs(len(orients[s]) - target), s))
         new_cards = {s: list(cards[s][:n]) for s in self.seats}
         new_orients = {s: list(orients[s][:n]) for s in self.seats}
         new_cands = {s: list(cands[s][:n]) for s in self.seats}

@@ -284,6 +284,19 @@ def test_of_two_repairs_that_fit_alike_the_one_leaving_out_an_unsure_box_is_take
     assert w_issue.positions == (10,)
 
 
+def test_two_long_rows_are_aligned_with_each_other_whichever_has_less_to_go_by() -> None:
+    # A l'hombre photo (seeds 5.2e9 + 2): N's and E's rows each hold two cards too many and
+    # S lost every trick, so neither long row can be aligned with S's alone; aligned N first,
+    # N kept its cards wrongly (the last one out); with E first both come out right.
+    obs = Observation("lhombre", {
+        N: _read("wwlllwwllll", "0.9 0.5 0.9 0.9 0.9 0.9 0.9 0.9 0.9 0.9 0.9"),
+        E: _read("lwwwwlluwww", "0.9 0.9 0.9 0.9 0.9 0.9 0.9 0 0.9 0.9 0.9"),
+        S: _read("lllllllll", "0.9 " * 8 + "0.9"),
+    }, complete=True)
+    r = reconstruct(obs)
+    assert r.result == {"N": 3, "E": 6, "S": 0} and r.undetermined == []
+
+
 def test_repairs_as_dear_as_each_other_leave_the_tricks_they_disagree_on_undetermined() -> None:
     # W's row has a card too many and every card is as sure as the next: leaving out its
     # 3rd or its 4th card fits alike, and they disagree on who won trick 3
