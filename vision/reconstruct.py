@@ -362,7 +362,13 @@ class _Reconstruction:
         complete = obs.complete
         counts = Counter(lengths.values())
         if complete is None:
-            complete = longest >= g.hand_size or len(counts) > 1 and longest >= g.hand_size - 1
+            # a full hand in a row, or nearly (rows of several lengths, one a card short of
+            # it) - where another row is near it too: one row alone that long among short
+            # ones has picked up cards that are not its own (the deal is still being played)
+            ranked = sorted(lengths.values(), reverse=True)
+            second = ranked[1] if len(ranked) > 1 else longest
+            complete = (longest >= g.hand_size or len(counts) > 1
+                        and longest >= g.hand_size - 1) and second >= g.hand_size - 2
         if complete:
             target = g.hand_size
         else:

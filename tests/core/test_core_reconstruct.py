@@ -297,6 +297,27 @@ def test_two_long_rows_are_aligned_with_each_other_whichever_has_less_to_go_by()
     assert r.result == {"N": 3, "E": 6, "S": 0} and r.undetermined == []
 
 
+def test_one_long_row_among_short_ones_does_not_make_the_deal_complete() -> None:
+    # A l'hombre photo in the middle of play (seeds 5.2e9 + 68): four tricks played, but N's
+    # row picked up four more boxes; 8 of 9 cards had made the deal "complete" and every
+    # trick undetermined
+    obs = Observation("lhombre", {
+        N: _read("wuluwuww", "0.6 0.4 0.6 0.4 0.7 0.2 0.8 0.9"),
+        S: _read("lllw", "0.9 0.9 0.9 0.9"),
+        W: _read("lllwl", "0.9 0.9 0.9 0.9 0.9"),
+    })
+    r = reconstruct(obs)
+    assert not r.complete
+    assert not any("full hand" in i.message for i in r.issues_of(IssueKind.ROW_LENGTH))
+    # a complete deal read a card short in one row and long in another stays complete
+    full = Observation("lhombre", {
+        N: _read("wllllllll", "0.9 " * 8 + "0.9"),
+        S: _read("lwlllllll" + "l", "0.9 " * 9 + "0.9"),
+        W: _read("llwwwwww", "0.9 " * 7 + "0.9"),
+    })
+    assert reconstruct(full).complete
+
+
 def test_repairs_as_dear_as_each_other_leave_the_tricks_they_disagree_on_undetermined() -> None:
     # W's row has a card too many and every card is as sure as the next: leaving out its
     # 3rd or its 4th card fits alike, and they disagree on who won trick 3
