@@ -144,3 +144,31 @@ def test_face_up_boxes_fitted_to_the_cards_edges_read_more_faces_right():
     # nor the second look's mirrored reading (more false alerts on held-out videos)
     assert adapter.inner.detector.axis.mirror_below == 0.0
     assert PhotoAnalyzer(game="bridge").detector.axis.mirror_below > 0.0
+
+
+@pytest.mark.skipif(not model_exists("identity"), reason="identity model not shipped")
+def test_a_face_up_sample_game_is_reconstructed_into_its_play_and_pbn(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 5's example: a bridge deal turned face up in place, read from the photo with
+    the contract given - every trick's leader, cards and winner, the hands, the result,
+    no wrongly laid card or revoke (there are none), and the PBN play record."""
+    from vision.cli import main
+
+    truth = json.loads((SAMPLES / "bridge_faceup_1.json").read_text())
+    given = ["--game", "bridge", "--contract", "4H", "--declarer", "S", "--dealer", "E"]
+    photo = str(SAMPLES / "bridge_faceup_1.jpg")
+    main(["analyze", photo, *given, "--format", "json", "--out", str(tmp_path)])
+    report = json.loads(capsys.readouterr().out)
+    assert report["result"] == truth["report"]["result"] and report["undetermined"] == []
+    for true_trick, trick in zip(truth["tricks"], report["tricks"], strict=True):
+        assert trick["leader"] == true_trick["leader"]
+        assert trick["winner"] == true_trick["winner"]
+        assert trick["cards"] == dict(true_trick["plays"])
+    assert report["hands"] == truth["report"]["hands"]
+    assert not [i for i in report["issues"] if i["kind"] in ("wrong_orientation", "revoke")]
+
+    main(["analyze", photo, *given, "--format", "pbn", "--out", ""])
+    pbn = capsys.readouterr().out
+    play = pbn.split('[Play "W"]\n', 1)[1].split("*", 1)[0].split()
+    order = ["W", "N", "E", "S"]  # PBN: each trick in seat order from the opening leader
+    assert play == [dict(t["plays"])[s] for t in truth["tricks"] for s in order]
