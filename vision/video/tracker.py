@@ -996,11 +996,21 @@ class TableTracker:
             self._doubtful.add((seat, tr.number))  # wait for more readings of that card
         elif o is not expected and self._row_shifted(seat, tr.number):
             self._doubtful.add((seat, tr.number))  # the row is read a card off, not turned wrong
+        elif o is not expected and self._misfits(tr) >= 2:
+            # one card turned the wrong way leaves one row at odds with the rules' winner;
+            # two or more are cards misread (or a face that named the wrong winner)
+            self._doubtful.add((seat, tr.number))
         elif o is not expected:
             who = (f"{tr.winner.side}" if self.game.partnership else f"{tr.winner}")
             self._alert("wrong_orientation", seat, tr.number, t_seen, out,
                         f"{seat} turned trick {tr.number} as {o.value}, but {who} won it "
                         f"(should be {expected.value})")
+
+    def _misfits(self, tr: _TrickState) -> int:
+        """How many of the trick's row cards, turned so far, lie against its winner."""
+        assert tr.winner is not None
+        return sum(o in _SIDES and o is not self.game.orientation(s, tr.winner)
+                   for s, (o, _) in tr.turned.items())
 
     def _row_shifted(self, seat: Seat, upto: int) -> bool:
         """True when ``seat``'s row disagrees with the rules' winners at two or more of tricks
