@@ -261,11 +261,14 @@ def test_two_extra_cards_are_named_in_the_row_length_issue() -> None:
     assert entry["positions"] == list(issue.positions)
 
 
-def _read(text: str, confidence: str) -> list[RowEntry]:
-    """A face-down row ('w' won, 'l' lost, 'u' unknown) with each card's confidence."""
+def _read(text: str, confidence: str | float = 0.9) -> list[RowEntry]:
+    """A face-down row ('w' won, 'l' lost, 'u' unknown) with each card's confidence (one
+    per card, or one for all)."""
     ways = {"w": WON, "l": LOST, "u": UNK}
-    return [RowEntry(orientation=ways[o], confidence=float(c))
-            for o, c in zip(text, confidence.split(), strict=True)]
+    sure = ([float(c) for c in confidence.split()] if isinstance(confidence, str)
+            else [float(confidence)] * len(text))
+    return [RowEntry(orientation=ways[o], confidence=c)
+            for o, c in zip(text, sure, strict=True)]
 
 
 def test_of_two_repairs_that_fit_alike_the_one_leaving_out_an_unsure_box_is_taken() -> None:
@@ -291,7 +294,7 @@ def test_two_long_rows_are_aligned_with_each_other_whichever_has_less_to_go_by()
     obs = Observation("lhombre", {
         N: _read("wwlllwwllll", "0.9 0.5 0.9 0.9 0.9 0.9 0.9 0.9 0.9 0.9 0.9"),
         E: _read("lwwwwlluwww", "0.9 0.9 0.9 0.9 0.9 0.9 0.9 0 0.9 0.9 0.9"),
-        S: _read("lllllllll", "0.9 " * 8 + "0.9"),
+        S: _read("lllllllll"),
     }, complete=True)
     r = reconstruct(obs)
     assert r.result == {"N": 3, "E": 6, "S": 0} and r.undetermined == []
@@ -303,17 +306,17 @@ def test_one_long_row_among_short_ones_does_not_make_the_deal_complete() -> None
     # trick undetermined
     obs = Observation("lhombre", {
         N: _read("wuluwuww", "0.6 0.4 0.6 0.4 0.7 0.2 0.8 0.9"),
-        S: _read("lllw", "0.9 0.9 0.9 0.9"),
-        W: _read("lllwl", "0.9 0.9 0.9 0.9 0.9"),
+        S: _read("lllw"),
+        W: _read("lllwl"),
     })
     r = reconstruct(obs)
     assert not r.complete
     assert not any("full hand" in i.message for i in r.issues_of(IssueKind.ROW_LENGTH))
     # a complete deal read a card short in one row and long in another stays complete
     full = Observation("lhombre", {
-        N: _read("wllllllll", "0.9 " * 8 + "0.9"),
-        S: _read("lwlllllll" + "l", "0.9 " * 9 + "0.9"),
-        W: _read("llwwwwww", "0.9 " * 7 + "0.9"),
+        N: _read("wllllllll"),
+        S: _read("lwllllllll"),
+        W: _read("llwwwwww"),
     })
     assert reconstruct(full).complete
 
@@ -322,9 +325,9 @@ def test_repairs_as_dear_as_each_other_leave_the_tricks_they_disagree_on_undeter
     # W's row has a card too many and every card is as sure as the next: leaving out its
     # 3rd or its 4th card fits alike, and they disagree on who won trick 3
     obs = Observation("preferans", {
-        N: _read("lllw", "1 1 1 1"),
-        S: _read("wluu", "1 1 1 1"),
-        W: _read("lwwll", "1 1 1 1 1"),
+        N: _read("lllw", 1.0),
+        S: _read("wluu", 1.0),
+        W: _read("lwwll", 1.0),
     }, complete=False)
     r = reconstruct(obs)
     assert 3 in r.undetermined
