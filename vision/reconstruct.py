@@ -16,6 +16,9 @@ How it decides:
   one (``vision.deduce``: the deck's unseen cards, the winners the rows show, follow suit).
 * In face-up rows of the wrong length, the suits of each trick's other cards help say which
   card is extra or missing.
+* Rows of the wrong length are repaired several ways (each repair one more hypothesis);
+  among hypotheses that fit alike, the one whose repairs leave out less sure cards wins -
+  repairs as dear as each other stay tied.
 * When the trump suit or the first leader is not given, every possibility is played through and
   scored by how many orientations and follow-suit rules it contradicts; the best is used and
   reported with a confidence (ties that change a trick leave that trick undetermined).
