@@ -1047,3 +1047,17 @@ def test_two_rows_against_the_rules_winner_are_misreadings_not_two_wrong_turns()
     two = TableTracker("bridge", 10.0, contract=contract)
     out = _play_tricks(two, trick, rows=[{N: ["lost"], S: ["lost"], E: ["won"], W: ["lost"]}])
     assert not [a for a in out if isinstance(a, Alert) and a.alert == "wrong_orientation"]
+
+
+def test_rows_out_of_sight_while_a_trick_is_being_played_do_not_start_a_new_deal():
+    """After trick 1 no row is seen for 3 s (more than ``new_deal_s``) while E's card of
+    trick 2 lies face up: the rows are hidden, not gathered - the deal goes on. With nothing
+    face up the same empty table is the next deal."""
+    tracker, t = _lhombre_after_first_trick()
+    t = _show(tracker, t, {E: "S5"}, times=24)  # 3 s, face up card, no rows
+    assert tracker.deal == 1 and tracker.row_len[S] == 1
+    t = _show(tracker, t, {E: "S5", N: "S7"}, rows={N: ["lost"], E: ["lost"], S: ["won"]})
+    assert 2 in tracker.tricks and set(tracker.tricks[2].plays) == {E, N}
+    gathered, t = _lhombre_after_first_trick()
+    _show(gathered, t, {}, times=24)
+    assert gathered.deal == 2

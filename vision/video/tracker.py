@@ -417,7 +417,11 @@ class TableTracker:
         # gathered for the next deal (face-up cards may already be the new first trick).
         empty = all(length == 0 for length, _ in rows.values())
         started = any(self.row_len.values())
-        if not (empty and started):
+        # ... but cards lying face up in front of the players before the deal is over are a
+        # trick being played: the rows are out of sight, not gathered (a bridge video's rows
+        # went unseen for 2 s after its first trick and the deal was cut there)
+        playing = not self._finished and any(c is not None for c in faceup.values())
+        if not (empty and started) or playing:
             self._empty_since = None
             return False
         if self._empty_since is None:
