@@ -1061,3 +1061,25 @@ def test_rows_out_of_sight_while_a_trick_is_being_played_do_not_start_a_new_deal
     gathered, t = _lhombre_after_first_trick()
     _show(gathered, t, {}, times=24)
     assert gathered.deal == 2
+
+
+def test_a_row_running_ahead_of_the_others_is_alerted_once():
+    """N's row is read a card longer at every trick while E's and S's stay at one card: the
+    row running two and more ahead is said once, not again at every card."""
+    tracker, t = _lhombre_after_first_trick()
+    out = []
+    tricks = [({E: "S5"}, {E: "S5", N: "S7"}, {E: "S5", N: "S7", S: "S9"}),
+              ({S: "H2"}, {S: "H2", E: "H5"}, {S: "H2", E: "H5", N: "H7"}),
+              ({N: "C2"}, {N: "C2", S: "C5"}, {N: "C2", S: "C5", E: "C7"}),
+              ({E: "D2"}, {E: "D2", N: "D3"}, {E: "D2", N: "D3", S: "D6"})]
+    for k, steps in enumerate(tricks, start=2):
+        for faces in steps:
+            for _ in range(4):
+                out += tracker.update(reading(faceup=faces), t)
+                t += 0.125
+        for _ in range(12):
+            out += tracker.update(reading(rows={N: ["lost"] * k, E: ["lost"], S: ["won"]}), t)
+            t += 0.125
+    assert tracker.row_len[N] >= 4
+    ahead = [a for a in out if isinstance(a, Alert) and a.alert == "row_length" and a.seat == N]
+    assert len(ahead) == 1

@@ -289,6 +289,7 @@ class TableTracker:
         self._row_read: dict[Seat, tuple[float, int]] = {}  # last fresh reading: (t, length)
         self._row_grew_t: dict[Seat, float] = {}  # when his row's last card was confirmed
         self._short_alerted: dict[Seat, int] = {}  # cards missing from a row, already alerted
+        self._long_alerted: set[Seat] = set()  # rows alerted as running ahead of the others
         self._emitted: set[tuple] = set()
         self._empty_since: float | None = None
         self._finished = False
@@ -637,7 +638,9 @@ class TableTracker:
                         f"tricks of {self.game.name}")
         if self.seats is not None:
             others = [self.row_len[s] for s in self.seats if s != seat]
-            if others and pos >= max(others) + 2:
+            if others and pos >= max(others) + 2 and seat not in self._long_alerted:
+                # once: while the others stay behind, each further card would say it again
+                self._long_alerted.add(seat)
                 self._alert("row_length", seat, pos, t, out,
                             f"{seat}'s row has {pos} cards while the longest other row has "
                             f"{max(others)}")
