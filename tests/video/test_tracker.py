@@ -1083,3 +1083,18 @@ def test_a_row_running_ahead_of_the_others_is_alerted_once():
     assert tracker.row_len[N] >= 4
     ahead = [a for a in out if isinstance(a, Alert) and a.alert == "row_length" and a.seat == N]
     assert len(ahead) == 1
+
+
+def test_a_row_read_a_card_off_around_a_real_wrong_turn_is_not_alerted_card_by_card():
+    """L'hombre W's row as a camera that missed his trick-2 card reads it, with his real wrong
+    turn of trick 3 in it: from trick 4 on every card disagrees with the winners; once four
+    do, and all but one fit the row read a card later, the rest is held back."""
+    tr = TableTracker("lhombre", 8.0, seats=(N, E, W), dealer=S)
+    winners = [N, E, N, N, W, N, W]  # W won 5 and 7 (and turned 3 as won: wrong)
+    true_w = ["lost", "lost", "won", "lost", "won", "lost", "won"]
+    seen_w = true_w[:1] + true_w[2:]  # trick 2's card missed: everything after moves up
+    for k, (winner, o) in enumerate(zip(winners, seen_w + ["lost"], strict=True), start=1):
+        state = tr._trick(k)
+        state.winner, state.winner_source, state.completed = winner, "rules", True
+        state.turned[W] = (Orientation(o), float(k))
+    assert tr._row_shifted(W, 7)
