@@ -389,7 +389,14 @@ class _Reconstruction:
         self._length_issues(chain, wrong_length, lengths, target, bool(complete))
         tricks, undetermined = self._tricks_from(chain)
         self._orientation_issues(chain, tricks)
-        for st in chain.steps:
+        for i, st in enumerate(chain.steps):
+            if len(st.revokes) >= 2:
+                # two players at once not following the card led: that card was misread far
+                # more likely than two revokes in one trick (no one is accused)
+                who = " and ".join(str(r.seat) for r in st.revokes)
+                self.notes.append(f"trick {i + 1}: {who} would both have revoked; the card led "
+                                  "was more likely misread")
+                continue
             self.issues.extend(st.revokes)
 
         result = {side: 0 for side in g.sides(seats)}

@@ -333,6 +333,20 @@ def test_repairs_as_dear_as_each_other_leave_the_tricks_they_disagree_on_undeter
     assert 3 in r.undetermined
 
 
+def test_two_followers_off_the_suit_led_in_one_trick_mean_a_misread_lead_not_two_revokes(
+) -> None:
+    # N's lead read CA (it was DA): E and S both "revoke" with diamonds and show clubs later
+    table = rows(N="won:CA lost:C9", E="lost:D8 lost:C7", S="lost:DT won:CK")
+    obs = Observation("preferans", table, first_leader=N, contract=Contract(None, N))
+    r = reconstruct(obs)
+    assert r.issues_of(IssueKind.REVOKE) == []
+    assert any("more likely misread" in n for n in r.notes)
+    # one follower alone off the suit led, holding it: a revoke, reported
+    table = rows(N="won:CA lost:C9", E="lost:C8 lost:C7", S="lost:DT won:CK")
+    r = reconstruct(Observation("preferans", table, first_leader=N, contract=Contract(None, N)))
+    assert [(i.seat, i.trick) for i in r.issues_of(IssueKind.REVOKE)] == [(S, 1)]
+
+
 def _unsure(orientation: Orientation, *cards: str) -> RowEntry:
     """An unread face the reader hesitated between ``cards``."""
     return RowEntry(orientation=orientation,
