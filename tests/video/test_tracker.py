@@ -1098,3 +1098,28 @@ def test_a_row_read_a_card_off_around_a_real_wrong_turn_is_not_alerted_card_by_c
         state.winner, state.winner_source, state.completed = winner, "rules", True
         state.turned[W] = (Orientation(o), float(k))
     assert tr._row_shifted(W, 7)
+
+
+def test_a_trick_whose_winner_no_row_names_is_closed_once_the_next_is_played():
+    """Bridge: S's card of trick 2 is never seen face up (his row shows it was played) and
+    N's row stays read one card short, so neither the rules nor all four rows name trick 2's
+    winner; once every player has played to trick 3 the game has moved on - trick 2 is
+    closed and trick 3 follows, instead of the rest of the deal waiting for N's row."""
+    tr = TableTracker("bridge", 8.0, contract=Contract(trump=None, declarer=S), dealer=N)
+    one = {N: ["won"], E: ["lost"], S: ["won"], W: ["lost"]}
+    t = _show(tr, 0.0, {E: "C2"}, {E: "C2", S: "C3"}, {E: "C2", S: "C3", W: "C4"},
+              {E: "C2", S: "C3", W: "C4", N: "CK"})
+    t = _show(tr, t, {}, rows=one)
+    two = {N: ["won"], E: ["lost", "lost"], S: ["won", "won"], W: ["lost", "lost"]}
+    t = _show(tr, t, {N: "H2"}, {N: "H2", E: "H5"}, {N: "H2", E: "H5", W: "H4"}, rows=one)
+    t = _show(tr, t, {}, rows=two, times=40)
+    assert 2 in tr.tricks and not tr.tricks[2].completed
+    out = []
+    for faces in ({S: "D2"}, {S: "D2", W: "D3"}, {S: "D2", W: "D3", N: "D4"},
+                  {S: "D2", W: "D3", N: "D4", E: "D5"}):
+        for _ in range(4):
+            out += tr.update(reading(faceup=faces, rows=two), t)
+            t += 0.125
+    done = {e.number: e for e in out if isinstance(e, TrickComplete)}
+    assert 2 in done and 3 in done
+    assert dict(done[3].cards)[S] == Card.from_str("D2")

@@ -811,8 +811,12 @@ class TableTracker:
             if not tr.completed and len(tr.plays) >= len(self.seats):
                 self._complete(tr, out)
                 if not tr.completed:
-                    # Winner unknown until the rows show it; a later trick waits for it.
-                    if len(tr.turned) >= len(self.seats):
+                    # Winner unknown until the rows show it; a later trick waits for it -
+                    # unless every player has played to the next trick already (a row read
+                    # short may never show this one: it would hold up the rest of the deal)
+                    nxt = self.tricks.get(k + 1)
+                    if len(tr.turned) >= len(self.seats) or (
+                            nxt is not None and len(nxt.plays) >= len(self.seats)):
                         self._complete(tr, out, force=True)
                     else:
                         break
