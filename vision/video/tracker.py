@@ -638,7 +638,11 @@ class TableTracker:
                         f"tricks of {self.game.name}")
         if self.seats is not None:
             others = [self.row_len[s] for s in self.seats if s != seat]
-            if others and pos >= max(others) + 2 and seat not in self._long_alerted:
+            # a row no longer than the tricks played is not ahead: the others are read short
+            done = max((k for k, x in self.tricks.items()
+                        if x.completed or len(x.plays) >= len(self.seats)), default=0)
+            if others and pos >= max(others) + 2 and pos > done and \
+                    seat not in self._long_alerted:
                 # once: while the others stay behind, each further card would say it again
                 self._long_alerted.add(seat)
                 self._alert("row_length", seat, pos, t, out,
