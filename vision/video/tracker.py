@@ -75,6 +75,8 @@ _SOFT_MARGIN = 2.0
 _REVISE_VOTES = 3
 _REVISE_SHARE = 0.67
 _SIDES = (Orientation.WON, Orientation.LOST)
+#: A revoke is alerted only on a card read at least this often (and never as the suit led).
+_REVOKE_MIN_READS = 2
 #: A face read as a second card at least this share as often as its first is too unsure to
 #: prove a revoke on (0.5 on 110 replayed videos: 8 of 265 false alerts fewer, no true one
 #: lost; with the revoker's own card checked too 12 fewer, one true revoke lost).
@@ -1110,7 +1112,8 @@ class TableTracker:
         for k in sorted(k for k, tr in self.tricks.items() if seat in tr.plays):
             tr = self.tricks[k]
             proven = self._revoke_in(tr, seat)
-            if proven is None or self._led_card_misread(tr, seat, proven[0]):
+            if proven is None or self._led_card_misread(tr, seat, proven[0]) or \
+                    self._revoke_card_unsure(tr.plays[seat], proven[1]):
                 continue
             card, led = proven
             self._alert("revoke", seat, k, t, out,
@@ -1137,6 +1140,15 @@ class TableTracker:
                for tp in self.trumps):
             return card, led
         return None
+
+    @staticmethod
+    def _revoke_card_unsure(play: _Play, led: Card) -> bool:
+        """True when the card said not to follow suit was read only once, or was read as a
+        card of the suit led too: too unsure to accuse a player on. (A card named from the
+        reader's candidates has no votes; naming it took two readings already.)"""
+        reads = sum(play.votes.values())
+        return 0 < reads < _REVOKE_MIN_READS or any(
+            c is not None and c.suit == led.suit for c in play.votes)
 
     def _led_card_misread(self, tr: _TrickState, seat: Seat, card: Card) -> bool:
         """True when the card led was most likely misread rather than ``seat`` revoking: it
