@@ -634,7 +634,8 @@ class TableTracker:
         return (votes[o] >= 2 and votes[o] == sum(votes.values())) or _outvotes(votes, o)
 
     def _check_row_lengths(self, seat: Seat, pos: int, t: float, out: list[Event]) -> None:
-        if pos > self.game.hand_size:
+        if pos > self.game.hand_size and seat not in self._long_alerted:
+            self._long_alerted.add(seat)  # once per row: each further box would say it again
             self._alert("row_length", seat, pos, t, out,
                         f"{seat}'s row has {pos} cards, more than the {self.game.hand_size} "
                         f"tricks of {self.game.name}")
