@@ -220,15 +220,19 @@ def test_detector_like_errors_are_absorbed(lhombre_game, mode):  # type: ignore[
 
 
 def test_misread_face_is_corrected_by_agreeing_rows_not_blamed_on_players():
-    """The cards as read say South wins, every row says North: a face was misread."""
+    """The cards as read say South wins, every row says North: S's face, read as S9 three
+    times and SK twice, was misread."""
     tr = TableTracker("preferans", 10.0, seats=(N, E, S), dealer=W,
                       contract=Contract(trump=None, declarer=S))
     out = []
     t = 0.0
-    for faces in ({N: "S7"}, {N: "S7", E: "S8"}, {N: "S7", E: "S8", S: "S9"}):  # S9 misread
+    for faces in ({N: "S7"}, {N: "S7", E: "S8"}):
         for _ in range(5):
             out += tr.update(reading(faceup=faces), t)
             t += 0.1
+    for s_card in ("S9", "SK", "S9", "SK", "S9"):  # read as two cards
+        out += tr.update(reading(faceup={N: "S7", E: "S8", S: s_card}), t)
+        t += 0.1
     first = [e for e in out if isinstance(e, TrickComplete)]
     assert len(first) == 1 and first[0].winner == S
     for _ in range(6):
@@ -251,6 +255,21 @@ def test_misread_face_is_corrected_by_agreeing_rows_not_blamed_on_players():
         t += 0.1
     alerts = [e for e in out if isinstance(e, Alert)]
     assert [(a.alert, a.seat, a.trick) for a in alerts] == [("wrong_orientation", N, 1)]
+    # faces each read alike every time stand against rows that agree on another winner
+    # (the rows were read off together), and nobody is blamed
+    tr3 = TableTracker("preferans", 10.0, seats=(N, E, S), dealer=W,
+                       contract=Contract(trump=None, declarer=S))
+    out, t = [], 0.0
+    for faces in ({N: "S7"}, {N: "S7", E: "S8"}, {N: "S7", E: "S8", S: "S9"}):
+        for _ in range(5):
+            out += tr3.update(reading(faceup=faces), t)
+            t += 0.1
+    for _ in range(6):
+        out += tr3.update(reading(rows={N: ["won"], E: ["lost"], S: ["lost"]}), t)
+        t += 0.1
+    done = [e for e in out if isinstance(e, TrickComplete)]
+    assert done and done[-1].winner == S and done[-1].winner_source == "rules"
+    assert not [e for e in out if isinstance(e, Alert)]
 
 
 def test_a_row_card_is_not_believed_while_the_same_card_lies_face_up():
