@@ -219,54 +219,36 @@ def test_detector_like_errors_are_absorbed(lhombre_game, mode):  # type: ignore[
     assert score.perfect, score.summary()
 
 
+def _preferans_trick_one(s_reads, rows):  # type: ignore[no-untyped-def]
+    """N S7 and E S8 laid (five readings each), S's card read as ``s_reads`` in turn, then
+    the rows shown six times; returns the events."""
+    tr = TableTracker("preferans", 10.0, seats=(N, E, S), dealer=W,
+                      contract=Contract(trump=None, declarer=S))
+    out, t = [], 0.0
+    steps = [{N: "S7"}] * 5 + [{N: "S7", E: "S8"}] * 5 + \
+        [{N: "S7", E: "S8", S: c} for c in s_reads]
+    for faces in steps + [None] * 6:
+        out += tr.update(reading(faceup=faces) if faces else reading(rows=rows), t)
+        t += 0.1
+    return out
+
+
 def test_misread_face_is_corrected_by_agreeing_rows_not_blamed_on_players():
     """The cards as read say South wins, every row says North: S's face, read as S9 three
     times and SK twice, was misread."""
-    tr = TableTracker("preferans", 10.0, seats=(N, E, S), dealer=W,
-                      contract=Contract(trump=None, declarer=S))
-    out = []
-    t = 0.0
-    for faces in ({N: "S7"}, {N: "S7", E: "S8"}):
-        for _ in range(5):
-            out += tr.update(reading(faceup=faces), t)
-            t += 0.1
-    for s_card in ("S9", "SK", "S9", "SK", "S9"):  # read as two cards
-        out += tr.update(reading(faceup={N: "S7", E: "S8", S: s_card}), t)
-        t += 0.1
-    first = [e for e in out if isinstance(e, TrickComplete)]
-    assert len(first) == 1 and first[0].winner == S
-    for _ in range(6):
-        out += tr.update(reading(rows={N: ["won"], E: ["lost"], S: ["lost"]}), t)
-        t += 0.1
+    out = _preferans_trick_one(["S9", "SK", "S9", "SK", "S9"],
+                               {N: ["won"], E: ["lost"], S: ["lost"]})
     done = [e for e in out if isinstance(e, TrickComplete)]
-    assert len(done) == 2 and done[-1].winner == N and done[-1].winner_source == "rows"
+    assert len(done) == 2 and done[0].winner == S
+    assert done[-1].winner == N and done[-1].winner_source == "rows"
     assert not [e for e in out if isinstance(e, Alert)]
     # one wrong card in the rows is blamed on its player
-    tr2 = TableTracker("preferans", 10.0, seats=(N, E, S), dealer=W,
-                       contract=Contract(trump=None, declarer=S))
-    out = []
-    t = 0.0
-    for faces in ({N: "S7"}, {N: "S7", E: "S8"}, {N: "S7", E: "S8", S: "S9"}):
-        for _ in range(5):
-            out += tr2.update(reading(faceup=faces), t)
-            t += 0.1
-    for _ in range(6):
-        out += tr2.update(reading(rows={N: ["won"], E: ["lost"], S: ["won"]}), t)
-        t += 0.1
+    out = _preferans_trick_one(["S9"] * 5, {N: ["won"], E: ["lost"], S: ["won"]})
     alerts = [e for e in out if isinstance(e, Alert)]
     assert [(a.alert, a.seat, a.trick) for a in alerts] == [("wrong_orientation", N, 1)]
     # faces each read alike every time stand against rows that agree on another winner
     # (the rows were read off together), and nobody is blamed
-    tr3 = TableTracker("preferans", 10.0, seats=(N, E, S), dealer=W,
-                       contract=Contract(trump=None, declarer=S))
-    out, t = [], 0.0
-    for faces in ({N: "S7"}, {N: "S7", E: "S8"}, {N: "S7", E: "S8", S: "S9"}):
-        for _ in range(5):
-            out += tr3.update(reading(faceup=faces), t)
-            t += 0.1
-    for _ in range(6):
-        out += tr3.update(reading(rows={N: ["won"], E: ["lost"], S: ["lost"]}), t)
-        t += 0.1
+    out = _preferans_trick_one(["S9"] * 5, {N: ["won"], E: ["lost"], S: ["lost"]})
     done = [e for e in out if isinstance(e, TrickComplete)]
     assert done and done[-1].winner == S and done[-1].winner_source == "rules"
     assert not [e for e in out if isinstance(e, Alert)]
