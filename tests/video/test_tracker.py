@@ -1064,6 +1064,17 @@ def test_rows_out_of_sight_while_a_trick_is_being_played_do_not_start_a_new_deal
     gathered, t = _lhombre_after_first_trick()
     _show(gathered, t, {}, times=24)
     assert gathered.deal == 2
+    # the 2 s count from when no card lies face up any more: half a second after E's card
+    # went (turned while arms still hide the rows) is no new deal either
+    hidden, t = _lhombre_after_first_trick()
+    t = _show(hidden, t, {E: "S5"}, times=24)
+    _show(hidden, t, {}, times=4)
+    assert hidden.deal == 1
+    # rows unseen far longer (five times ``new_deal_s``) while a card lies face up: the
+    # unfinished deal's cards were gathered and the next one begun
+    begun, t = _lhombre_after_first_trick()
+    _show(begun, t, {E: "S5"}, times=90)
+    assert begun.deal == 2
 
 
 def test_a_row_as_long_as_the_tricks_played_is_not_ahead_when_the_others_are_read_short():

@@ -75,6 +75,9 @@ _SOFT_MARGIN = 2.0
 _REVISE_VOTES = 3
 _REVISE_SHARE = 0.67
 _SIDES = (Orientation.WON, Orientation.LOST)
+#: No row seen while cards lie face up before the deal is over is a new deal only after this
+#: many times ``new_deal_s``.
+_PLAYING_NEW_DEAL_FACTOR = 5.0
 #: A revoke is alerted only on a card read at least this often (and never as the suit led).
 _REVOKE_MIN_READS = 2
 #: A face read as a second card at least this share as often as its first is too unsure to
@@ -293,7 +296,8 @@ class TableTracker:
         self._short_alerted: dict[Seat, int] = {}  # cards missing from a row, already alerted
         self._long_alerted: set[Seat] = set()  # rows alerted as running ahead of the others
         self._emitted: set[tuple] = set()
-        self._empty_since: float | None = None
+        self._empty_since: float | None = None  # no row seen since
+        self._bare_since: float | None = None  # ... nor any card face up
         self._finished = False
         if self.contract is not None:
             self.trumps: list[Suit | None] = [self.game.trump(self.contract)]
@@ -420,17 +424,22 @@ class TableTracker:
         # gathered for the next deal (face-up cards may already be the new first trick).
         empty = all(length == 0 for length, _ in rows.values())
         started = any(self.row_len.values())
-        # ... but cards lying face up in front of the players before the deal is over are a
-        # trick being played: the rows are out of sight, not gathered (a bridge video's rows
-        # went unseen for 2 s after its first trick and the deal was cut there)
-        playing = not self._finished and any(c is not None for c in faceup.values())
-        if not (empty and started) or playing:
-            self._empty_since = None
+        if not (empty and started):
+            self._empty_since = self._bare_since = None
             return False
         if self._empty_since is None:
             self._empty_since = t
-            return False
-        if t - self._empty_since < self.new_deal_s:
+        # ... but cards lying face up in front of the players before the deal is over are a
+        # trick being played: the rows are out of sight, not gathered (a bridge video's rows
+        # went unseen for 2 s after its first trick and the deal was cut there) - the time
+        # counts from when no card lies face up any more, unless the rows stay unseen far
+        # longer (an unfinished deal's cards gathered and the next one begun)
+        if not self._finished and any(c is not None for c in faceup.values()):
+            self._bare_since = None
+        elif self._bare_since is None:
+            self._bare_since = t
+        bare = self._bare_since is not None and t - self._bare_since >= self.new_deal_s
+        if not bare and t - self._empty_since < self.new_deal_s * _PLAYING_NEW_DEAL_FACTOR:
             return False
         if not self._finished:
             self._finish_deal(self._empty_since, out, cleared=True)
