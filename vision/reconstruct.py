@@ -465,7 +465,8 @@ class _Reconstruction:
     # ----------------------------------------------------------------------------- grids
     def _grid(self, cards: dict[Seat, list[Card | None]], orients: dict[Seat, list[Orientation]],
               cands: dict[Seat, list[tuple[Card, ...]]],
-              repairs: tuple[tuple[str, Seat, int], ...] = (), n: int | None = None) -> _Grid:
+              repairs: tuple[tuple[str, Seat, int], ...] = (), n: int | None = None,
+              repair_cost: float = 0.0) -> _Grid:
         n = self.n_tricks if n is None else n
         seats = self.seats
         # positions past the last trick are not part of the play (and must not count as
@@ -483,7 +484,8 @@ class _Reconstruction:
                      trick_orients=trick_orients,
                      verdicts=[self._verdict(o) for o in trick_orients],
                      candidates=cands, trick_candidates=trick_cands,
-                     repair=repairs[-1] if repairs else None, repairs=repairs)
+                     repair=repairs[-1] if repairs else None, repairs=repairs,
+                     repair_cost=repair_cost)
 
     def _grids(self, cards: dict[Seat, list[Card | None]],
                orients: dict[Seat, list[Orientation]], cands: dict[Seat, list[tuple[Card, ...]]],
@@ -495,12 +497,11 @@ class _Reconstruction:
                 base_cards[s] = cards[s] + [None]
                 base_orients[s] = orients[s] + [UNKNOWN]
                 base_cands[s] = cands[s] + [()]
-        base = self._grid(base_cards, base_orients, base_cands)
-        for s in wrong_length:  # what the rows as read leave out: a short row's last tricks,
-            # a long row's last cards
-            row = cards[s]
-            base.repair_cost += ALIGN_GAP * max(target - len(row), 0) + sum(
-                self._drop_cost(s, k, row) for k in range(target, len(row)))
+        # what the rows as read leave out: a short row's last tricks, a long row's last cards
+        left_out = sum(ALIGN_GAP * max(target - len(cards[s]), 0) + sum(
+            self._drop_cost(s, k, cards[s]) for k in range(target, len(cards[s])))
+            for s in wrong_length)
+        base = self._grid(base_cards, base_orients, base_cands, repair_cost=left_out)
         grids = [base]
         # every single repair of one row: only where one row is wrong (with several, one
         # repair leaves the others wrong; the alignment below repairs them all at once)
@@ -515,8 +516,8 @@ class _Reconstruction:
                     c2[s] = row[:p] + [None] + row[p:]
                     o2[s] = orients[s][:p] + [UNKNOWN] + orients[s][p:]
                     k2[s] = cands[s][:p] + [()] + cands[s][p:]
-                    grids.append(self._grid(c2, o2, k2, (("gap", s, p + 1),)))
-                    grids[-1].repair_cost = ALIGN_GAP
+                    grids.append(self._grid(c2, o2, k2, (("gap", s, p + 1),),
+                                            repair_cost=ALIGN_GAP))
             elif len(row) == target + 1:
                 base.repairs += (("extra", s, len(row)),)
                 for p in range(len(row) - 1):
@@ -524,8 +525,8 @@ class _Reconstruction:
                     c2[s] = row[:p] + row[p + 1:]
                     o2[s] = orients[s][:p] + orients[s][p + 1:]
                     k2[s] = cands[s][:p] + cands[s][p + 1:]
-                    grids.append(self._grid(c2, o2, k2, (("extra", s, p + 1),)))
-                    grids[-1].repair_cost = self._drop_cost(s, p, row)
+                    grids.append(self._grid(c2, o2, k2, (("extra", s, p + 1),),
+                                            repair_cost=self._drop_cost(s, p, row)))
         base.repair = base.repairs[-1] if base.repairs else None
         # with several wrong rows, the first one aligned has little to go by: each of them
         # goes first once (the others then follow it)
@@ -579,9 +580,8 @@ class _Reconstruction:
             repairs += [("gap", s, i + 1) for i, k in enumerate(places) if k is None]
             cost += sum(self._drop_cost(s, k, cards[s]) for k in dropped)
             cost += ALIGN_GAP * sum(k is None for k in places)
-        grid = self._grid(new_cards, new_orients, new_cands, tuple(repairs), n=n)
-        grid.repair_cost = cost
-        return grid
+        return self._grid(new_cards, new_orients, new_cands, tuple(repairs), n=n,
+                          repair_cost=cost)
 
     def _drop_cost(self, seat: Seat, k: int, row: list[Card | None]) -> float:
         """The alignment's price of leaving out ``seat``'s card at index ``k`` (``row``: its
@@ -623,8 +623,8 @@ class _Reconstruction:
                     o2[s] = o[:p] + [o[p + 1], o[p]] + o[p + 2:]
                     k = grid.candidates[s]
                     k2[s] = k[:p] + [k[p + 1], k[p]] + k[p + 2:]
-                    g2 = self._grid(c2, o2, k2, grid.repairs + (("swap", s, p + 1),))
-                    g2.repair_cost = grid.repair_cost
+                    g2 = self._grid(c2, o2, k2, grid.repairs + (("swap", s, p + 1),),
+                                    repair_cost=grid.repair_cost)
                     found.append(self._run_chain(g2, chain.trump, chain.first, contract))
             if not found:
                 break
@@ -1054,8 +1054,9 @@ class _Reconstruction:
             return chains
         for (s, i), card in filling.items():
             rows[s][i] = card
-        filled = self._grid(rows, grid.orients, grid.candidates, grid.repairs, n=n)
-        filled.repair, filled.repair_cost = grid.repair, grid.repair_cost
+        filled = self._grid(rows, grid.orients, grid.candidates, grid.repairs, n=n,
+                            repair_cost=grid.repair_cost)
+        filled.repair = grid.repair
         self.deduced = filling
         return [self._run_chain(filled, c.trump, c.first, c.contract) if c.grid is grid else c
                 for c in chains]

@@ -54,6 +54,7 @@ class PhotoAnalyzerAdapter:
     """The shipped photo pipeline (``vision.pipeline.PhotoAnalyzer``) as a frame analyser."""
 
     def __init__(self, game: str | None, **options: Any) -> None:
+        from vision.detect.axis import AxisClassifier
         from vision.detect.onnx_detector import CardDetector
         from vision.pipeline import PhotoAnalyzer
         from vision.table.rows import RowSettings
@@ -69,8 +70,6 @@ class PhotoAnalyzerAdapter:
         # here it raised three more false alerts and read no more tricks (held-out videos
         # 7401-7412: 114 of 128 either way, 23 false alerts against 20), so it stays off.
         if options.get("detector") is None:
-            from vision.detect.axis import AxisClassifier
-
             video_model = model_path(VIDEO_DETECTOR) if model_exists(VIDEO_DETECTOR) else None
             axis = AxisClassifier(mirror_below=0.0) if model_exists("card_axis") else False
             options["detector"] = CardDetector(video_model, axis=axis, fragment_ratio=0.6,

@@ -956,7 +956,7 @@ class TableTracker:
                 for seat in order:
                     if seat in tr.turned:
                         self._check_orientation(tr, seat, out)
-            elif not self._rows_agree_with(tr, tr.winner) and self._faces_unsure(tr):
+            elif self._misfits(tr, tr.winner) and self._faces_unsure(tr):
                 # Every row agrees on another winner. One card turned the wrong way cannot do
                 # that (it leaves two "won" cards, none, or partners disagreeing); a face read
                 # wrongly can - when one of them was read only once or as two cards. Faces
@@ -994,8 +994,9 @@ class TableTracker:
             return True
         return len(known) == len(seats) and not won
 
-    def _rows_agree_with(self, tr: _TrickState, winner: Seat) -> bool:
-        return all(o is Orientation.UNKNOWN or o is self.game.orientation(s, winner)
+    def _misfits(self, tr: _TrickState, winner: Seat) -> int:
+        """How many of the trick's row cards, turned so far, lie against ``winner``."""
+        return sum(o in _SIDES and o is not self.game.orientation(s, winner)
                    for s, (o, _) in tr.turned.items())
 
     def _revise_from_rows(self, tr: _TrickState, order: list[Seat], out: list[Event]) -> None:
@@ -1032,7 +1033,7 @@ class TableTracker:
             self._doubtful.add((seat, tr.number))  # wait for more readings of that card
         elif o is not expected and self._row_shifted(seat, tr.number):
             self._doubtful.add((seat, tr.number))  # the row is read a card off, not turned wrong
-        elif o is not expected and self._misfits(tr) >= 2:
+        elif o is not expected and self._misfits(tr, tr.winner) >= 2:
             # one card turned the wrong way leaves one row at odds with the rules' winner;
             # two or more are cards misread (or a face that named the wrong winner)
             self._doubtful.add((seat, tr.number))
@@ -1041,12 +1042,6 @@ class TableTracker:
             self._alert("wrong_orientation", seat, tr.number, t_seen, out,
                         f"{seat} turned trick {tr.number} as {o.value}, but {who} won it "
                         f"(should be {expected.value})")
-
-    def _misfits(self, tr: _TrickState) -> int:
-        """How many of the trick's row cards, turned so far, lie against its winner."""
-        assert tr.winner is not None
-        return sum(o in _SIDES and o is not self.game.orientation(s, tr.winner)
-                   for s, (o, _) in tr.turned.items())
 
     def _row_shifted(self, seat: Seat, upto: int) -> bool:
         """True when ``seat``'s row disagrees with the rules' winners at two or more of tricks
