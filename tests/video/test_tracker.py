@@ -1170,3 +1170,84 @@ def test_a_revoke_is_not_alerted_on_a_card_once_read_in_the_suit_led():
     out += _play_tricks_from(tr, [((N, "C7"), (E, "C8"), (S, "D8"))], t, rows=rows[1:])
     assert len([e for e in out if isinstance(e, TrickComplete)]) == 2
     assert _revokes(out) == []
+
+
+def _two_deals(fps):  # type: ignore[no-untyped-def]
+    """Two bridge deals one after the other, the table cleared for 3 s between them: 6D by N
+    (2 tricks) and 4H by S (4 tricks, one won by a heart where diamonds would lose it)."""
+    one = make_script("bridge", 20, n_tricks=2, hover=False)
+    two = make_script("bridge", 44, n_tricks=4, hover=False, dealer=E,
+                      contract=Contract(trump=Suit.HEARTS, declarer=S, level=4))
+    stream = list(script_readings(one, fps))
+    end = stream[-1][0]
+    stream += [(end + i / fps, reading()) for i in range(1, int(3 * fps) + 1)]
+    start = stream[-1][0] + 1 / fps
+    stream += [(start + t, r) for t, r in script_readings(two, fps)]
+    return one, two, stream
+
+
+def test_the_next_deal_of_a_session_starts_without_the_first_deals_contract():
+    """The dealer and contract given are the first deal's: carried into the next deal they
+    named the wrong first leader and made diamonds trumps in a heart contract."""
+    fps = 5.0
+    one, two, stream = _two_deals(fps)
+    tracker = TableTracker("bridge", fps, dealer=one.deal.dealer, contract=one.deal.contract)
+    found = []
+    for t, r in stream:
+        found += tracker.update(r, t)
+    assert tracker.deal == 2
+    first = score_events(one.events, found, deal=1)
+    assert first.missed == [] and first.invented == [] and first.wrong == [], first.summary()
+    second = score_events(two.events, found, deal=2)
+    assert second.tricks_true == 4
+    assert second.missed == [] and second.invented == [] and second.wrong == [], \
+        second.summary()
+    done = [e for e in found if isinstance(e, TrickComplete) and e.deal == 2]
+    assert all(e.order_agrees is not False for e in done)
+
+
+def test_a_closed_deal_keeps_its_rows_for_the_report():
+    from vision.reconstruct import reconstruct
+
+    fps = 5.0
+    one, two, stream = _two_deals(fps)
+    tracker = TableTracker("bridge", fps, dealer=one.deal.dealer, contract=one.deal.contract)
+    for t, r in stream:
+        tracker.update(r, t)
+    assert [d.deal for d in tracker.closed_deals] == [1]
+    closed = tracker.closed_deals[0]
+    assert closed.observation.contract == one.deal.contract
+    past = reconstruct(closed.observation)
+    assert [t.winner for t in past.tricks] == [t.winner for t in one.deal.tricks[:2]]
+    now = tracker.observation()
+    assert now.contract is None and now.dealer is None
+    assert [t.winner for t in reconstruct(now).tricks] == [t.winner for t in
+                                                           two.deal.tricks[:4]]
+
+
+def test_a_session_of_two_deals_writes_both_reports_and_both_pbn_games(tmp_path):  # type: ignore[no-untyped-def]
+    import json
+
+    from vision.notation.pbn import loads
+    from vision.video.outputs import write_session_report
+
+    fps = 5.0
+    one, two, stream = _two_deals(fps)
+    tracker = TableTracker("bridge", fps, dealer=one.deal.dealer, contract=one.deal.contract)
+    for t, r in stream:
+        tracker.update(r, t)
+    deals = VideoPipeline(TruthAnalyzer({}, fps), tracker).deals()
+    assert [n for n, _ in deals] == [1, 2]
+    paths = write_session_report(tmp_path, deals, game="bridge")
+    doc = json.loads(paths["report"].read_text())
+    assert [d["deal"] for d in doc["deals"]] == [1, 2]
+    for d, script, n in ((doc["deals"][0], one, 2), (doc["deals"][1], two, 4)):
+        assert [t["winner"] for t in d["tricks"]] == [t.winner.name for t in
+                                                      script.deal.tricks[:n]]
+    text = paths["text"].read_text()
+    assert text.startswith("Deal 1\n") and "\n\nDeal 2\n" in text
+    games = loads(paths["pbn"].read_text())
+    assert [g.tag("Board") for g in games] == ["1", "2"]
+    assert games[0].tag("Contract") == "6D" and games[0].tag("Dealer") == one.deal.dealer.name
+    assert games[1].tag("Dealer") == "?"
+    assert games[1].tag("Play") == two.deal.first_leader.name

@@ -3,8 +3,9 @@
 Frames pass the change gate (a still table is not analysed again), the analyser reads the
 table, the tracker confirms events; events are printed and written as they happen
 (``events.jsonl`` and the SQLite session ``session.db`` in ``--out``), and at the end come
-``report.json`` / ``report.txt`` (the reconstruction of the tracked rows), ``play.pbn``
-(bridge) and, with ``--annotate``, ``annotated.mp4``. A progress bar with an ETA runs on
+``report.json`` / ``report.txt`` (the reconstruction of the tracked rows; a video of several
+deals gets every deal's report), ``play.pbn`` (bridge, one game per deal) and, with
+``--annotate``, ``annotated.mp4``. A progress bar with an ETA runs on
 stderr. A file that stops decoding half-way keeps everything found until then and exits 2.
 """
 
@@ -50,7 +51,13 @@ def run(args: argparse.Namespace) -> int:
         make_gate,
         truth_events,
     )
-    from vision.video.outputs import Annotator, ConsoleSink, JsonlSink, StoreSink, write_report
+    from vision.video.outputs import (
+        Annotator,
+        ConsoleSink,
+        JsonlSink,
+        StoreSink,
+        write_session_report,
+    )
     from vision.video.pipeline import VideoPipeline
     from vision.video.sources import CorruptVideoError, FolderSource, VideoFileSource
     from vision.video.store import EventStore
@@ -121,14 +128,15 @@ def run(args: argparse.Namespace) -> int:
             annotator.close()
     wall = time.perf_counter() - t0
 
-    paths = write_report(out, pipeline.observation(), game=facts["game"])
+    deals = pipeline.deals()
+    paths = write_session_report(out, deals, game=facts["game"])
     st = pipeline.stats
     video_s = (source.frame_count / source.fps) if source.frame_count else n / max(rate, 1e-9)
     summary = {
         "file": str(path), "game": facts["game"], "frames": st.frames,
         "analysed": st.analysed, "wall_s": round(wall, 3),
         "video_s": round(video_s, 3), "speed_x_realtime": round(video_s / max(wall, 1e-9), 1),
-        "events": st.events,
+        "events": st.events, "deals": len(deals),
         "tricks": len([e for e in pipeline.events if isinstance(e, TrickComplete)]),
         "alerts": len([e for e in pipeline.events if isinstance(e, Alert)]),
         "outputs": {k: str(v) for k, v in paths.items()},
@@ -149,7 +157,8 @@ def run(args: argparse.Namespace) -> int:
               f"{len(seen_at)} seats ({' '.join(str(s) for s in seen_at)}); is --game right?",
               file=sys.stderr)
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-    print(f"{summary['tricks']} tricks, {summary['alerts']} alerts; {st.frames} frames, "
+    in_deals = f" in {len(deals)} deals" if len(deals) > 1 else ""
+    print(f"{summary['tricks']} tricks{in_deals}, {summary['alerts']} alerts; {st.frames} frames, "
           f"{st.analysed} analysed, {wall:.1f} s ({summary['speed_x_realtime']}x real time); "
           f"outputs in {out}")
     return status

@@ -69,19 +69,43 @@ class ConsoleSink:
 
 def write_report(out_dir: Path, observation: Any, *, game: str) -> dict[str, Path]:
     """report.json and report.txt from the tracked rows (plus play.pbn for bridge)."""
+    return write_session_report(out_dir, [(1, observation)], game=game)
+
+
+def write_session_report(out_dir: Path, deals: list[tuple[int, Any]], *,
+                         game: str) -> dict[str, Path]:
+    """The reports of a session's deals, ``(deal number, observation)`` in order.
+
+    One deal: ``report.json`` is its report, as ``trickvision reconstruct`` writes it.
+    Several (a recorded session): ``report.json`` holds ``{"deals": [...]}``, each deal's
+    report with its ``deal`` number; ``report.txt`` gives them one after the other and
+    ``play.pbn`` (bridge) one game per deal, numbered by its ``Board`` tag.
+    """
     from vision.notation.json_format import report_to_dict
     from vision.notation.text import report_to_text
     from vision.reconstruct import reconstruct
 
-    report = reconstruct(observation)
+    reports = [(n, reconstruct(obs)) for n, obs in deals]
     paths = {"report": out_dir / "report.json", "text": out_dir / "report.txt"}
-    paths["report"].write_text(json.dumps(report_to_dict(report), indent=2) + "\n")
-    paths["text"].write_text(report_to_text(report) + "\n")
+    if len(reports) == 1:
+        doc: dict[str, Any] = report_to_dict(reports[0][1])
+        text = report_to_text(reports[0][1])
+    else:
+        doc = {"deals": [{"deal": n, **report_to_dict(r)} for n, r in reports]}
+        text = "\n\n".join(f"Deal {n}\n{report_to_text(r)}" for n, r in reports)
+    paths["report"].write_text(json.dumps(doc, indent=2) + "\n")
+    paths["text"].write_text(text + "\n")
     if game == "bridge":
         from vision.notation.pbn import dumps, game_from_report
 
+        games = []
+        for n, r in reports:
+            g = game_from_report(r, event="trickvision video")
+            if len(reports) > 1:
+                g.set_tag("Board", str(n))
+            games.append(g)
         paths["pbn"] = out_dir / "play.pbn"
-        paths["pbn"].write_text(dumps([game_from_report(report, event="trickvision video")]))
+        paths["pbn"].write_text(dumps(games))
     return paths
 
 

@@ -27,7 +27,7 @@ from vision.cards import BRIDGE_DECK, Card
 from vision.errors import TrickvisionError
 from vision.identity.crops import GREY_MODEL_NOTE, GREYSCALE_NOTE
 from vision.models import model_exists, model_path
-from vision.record import Observation, Orientation, RowEntry
+from vision.record import Observation, Orientation
 from vision.seats import Seat
 from vision.table.centre import FixedTableCentre
 from vision.table.reading import SeenCard, TableReading
@@ -289,25 +289,15 @@ class VideoPipeline:
         """The rows as the tracker confirmed them, for the reconstruction report."""
         return tracker_observation(self.tracker)
 
+    def deals(self) -> list[tuple[int, Observation]]:
+        """Every deal of the session so far, ``(number, observation)``: the closed ones and
+        the one in progress (left out when nothing of it has been seen after a closed one)."""
+        out = [(d.deal, d.observation) for d in self.tracker.closed_deals]
+        if self.tracker.tricks or not out:
+            out.append((self.tracker.deal, self.tracker.observation()))
+        return out
+
 
 def tracker_observation(tracker: TableTracker) -> Observation:
-    """Rows per seat in trick order: orientation as turned, card as seen face up."""
-    seats = tracker.seats or tuple(s for s in (Seat.N, Seat.E, Seat.S, Seat.W)
-                                   if tracker.row_len[s])
-    rows: dict[Seat, list[RowEntry]] = {s: [] for s in seats}
-    for k in sorted(tracker.tricks):
-        tr = tracker.tricks[k]
-        for s in seats:
-            if s not in tr.turned and s not in tr.plays:
-                continue
-            if s not in tr.turned and not tr.completed:
-                continue
-            o = tr.turned[s][0] if s in tr.turned else Orientation.UNKNOWN
-            play = tr.plays.get(s)
-            rows[s].append(RowEntry(orientation=o, card=play.card if play else None,
-                                    confidence=1.0, card_confidence=1.0 if play and play.card
-                                    else None))
-    first = tracker.tricks[1].leader if 1 in tracker.tricks else None
-    return Observation(game=tracker.game.name, rows=rows, dealer=tracker.dealer,
-                       first_leader=tracker.given_first_leader or first,
-                       contract=tracker.contract)
+    """The deal in progress as the reconstruction's input (:meth:`TableTracker.observation`)."""
+    return tracker.observation()

@@ -35,6 +35,12 @@ turned the wrong way, a revoke proven by a later card (not when the other follow
 revoker's suit too and held the suit led: then the card led was misread), a row with the wrong
 number of cards. When a video ends, row cards still waiting for a face that no later frame can
 show are taken as they stand (``end_of_stream``).
+
+A session holds many deals: when the table stays cleared the deal in progress is closed, kept
+as a :class:`ClosedDeal` in ``closed_deals`` (its rows for the report), and the next one
+begins. The dealer, first leader and contract given to the tracker are the facts of the deal
+in progress when it starts (or is restored); the deals after it start without them - the
+next deal has its own contract, and a trump carried over would name wrong winners.
 """
 
 from __future__ import annotations
@@ -48,7 +54,7 @@ from vision.cards import Card, Suit
 from vision.contract import Contract
 from vision.errors import TrickvisionError
 from vision.games import Game, find_game
-from vision.record import Orientation
+from vision.record import Observation, Orientation, RowEntry
 from vision.seats import SEATS, Seat
 from vision.table.reading import SeenCard, TableReading
 from vision.video.events import (
@@ -219,6 +225,17 @@ class _TrickState:
     turned_done: bool = False
 
 
+
+@dataclass(frozen=True)
+class ClosedDeal:
+    """A deal of the session that is over: its number, its rows and plays as the tracker
+    confirmed them, and when its table was seen cleared (session seconds)."""
+
+    deal: int
+    observation: Observation
+    cleared_t: float
+
+
 class TableTracker:
     """Follows one table through a session; ``update(reading, t) -> list[Event]``.
 
@@ -273,6 +290,8 @@ class TableTracker:
         self.given_first_leader = first_leader
         self.contract = contract
         self.deal = 1
+        #: the deals of this session that are over, oldest first
+        self.closed_deals: list[ClosedDeal] = []
         self.faces_read = False
         self.reset()
 
@@ -443,7 +462,10 @@ class TableTracker:
             return False
         if not self._finished:
             self._finish_deal(self._empty_since, out, cleared=True)
+        self.closed_deals.append(ClosedDeal(self.deal, self.observation(), self._empty_since))
         self.deal += 1
+        # the facts given were the last deal's: the next one has its own dealer and contract
+        self.dealer = self.given_first_leader = self.contract = None
         self.reset()
         return True
 
@@ -1314,5 +1336,28 @@ class TableTracker:
         self.last_t = max(e.t for e in events)
 
     # ------------------------------------------------------------------ summary
+    def observation(self) -> Observation:
+        """The deal in progress as the reconstruction's input: rows per seat in trick order,
+        orientation as turned, card as seen face up."""
+        seats = self.seats or tuple(s for s in (Seat.N, Seat.E, Seat.S, Seat.W)
+                                    if self.row_len[s])
+        rows: dict[Seat, list[RowEntry]] = {s: [] for s in seats}
+        for k in sorted(self.tricks):
+            tr = self.tricks[k]
+            for s in seats:
+                if s not in tr.turned and s not in tr.plays:
+                    continue
+                if s not in tr.turned and not tr.completed:
+                    continue
+                o = tr.turned[s][0] if s in tr.turned else Orientation.UNKNOWN
+                play = tr.plays.get(s)
+                rows[s].append(RowEntry(orientation=o, card=play.card if play else None,
+                                        confidence=1.0, card_confidence=1.0 if play and play.card
+                                        else None))
+        first = self.tricks[1].leader if 1 in self.tricks else None
+        return Observation(game=self.game.name, rows=rows, dealer=self.dealer,
+                           first_leader=self.given_first_leader or first,
+                           contract=self.contract)
+
     def completed_tricks(self) -> list[_TrickState]:
         return [self.tricks[k] for k in sorted(self.tricks) if self.tricks[k].completed]
