@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "calibrate": ("vision.commands.calibrate", "make a table calibration for a tilted camera"),
     "video": ("vision.commands.video", "analyse a recorded video of a game"),
     "watch": ("vision.commands.watch", "follow a live camera over the table"),
+    "report": ("vision.commands.report", "write every deal's report from a session database"),
 }
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from video_helpers import reading, script_readings
+from video_helpers import reading, script_readings, two_bridge_deals
 
 from vision.cards import Card, Suit
 from vision.contract import Contract
@@ -1172,25 +1172,11 @@ def test_a_revoke_is_not_alerted_on_a_card_once_read_in_the_suit_led():
     assert _revokes(out) == []
 
 
-def _two_deals(fps):  # type: ignore[no-untyped-def]
-    """Two bridge deals one after the other, the table cleared for 3 s between them: 6D by N
-    (2 tricks) and 4H by S (4 tricks, one won by a heart where diamonds would lose it)."""
-    one = make_script("bridge", 20, n_tricks=2, hover=False)
-    two = make_script("bridge", 44, n_tricks=4, hover=False, dealer=E,
-                      contract=Contract(trump=Suit.HEARTS, declarer=S, level=4))
-    stream = list(script_readings(one, fps))
-    end = stream[-1][0]
-    stream += [(end + i / fps, reading()) for i in range(1, int(3 * fps) + 1)]
-    start = stream[-1][0] + 1 / fps
-    stream += [(start + t, r) for t, r in script_readings(two, fps)]
-    return one, two, stream
-
-
 def test_the_next_deal_of_a_session_starts_without_the_first_deals_contract():
     """The dealer and contract given are the first deal's: carried into the next deal they
     named the wrong first leader and made diamonds trumps in a heart contract."""
     fps = 5.0
-    one, two, stream = _two_deals(fps)
+    one, two, stream = two_bridge_deals(fps)
     tracker = TableTracker("bridge", fps, dealer=one.deal.dealer, contract=one.deal.contract)
     found = []
     for t, r in stream:
@@ -1210,7 +1196,7 @@ def test_a_closed_deal_keeps_its_rows_for_the_report():
     from vision.reconstruct import reconstruct
 
     fps = 5.0
-    one, two, stream = _two_deals(fps)
+    one, two, stream = two_bridge_deals(fps)
     tracker = TableTracker("bridge", fps, dealer=one.deal.dealer, contract=one.deal.contract)
     for t, r in stream:
         tracker.update(r, t)
@@ -1232,7 +1218,7 @@ def test_a_session_of_two_deals_writes_both_reports_and_both_pbn_games(tmp_path)
     from vision.video.outputs import write_session_report
 
     fps = 5.0
-    one, two, stream = _two_deals(fps)
+    one, two, stream = two_bridge_deals(fps)
     tracker = TableTracker("bridge", fps, dealer=one.deal.dealer, contract=one.deal.contract)
     for t, r in stream:
         tracker.update(r, t)

@@ -56,3 +56,22 @@ def script_readings(script: VideoScript, fps: float) -> list[tuple[float, TableR
                           "quad": p.quad().tolist()})
         out.append((t, analyzer.reading(cards)))
     return out
+
+
+def two_bridge_deals(fps: float) -> tuple[VideoScript, VideoScript,
+                                          list[tuple[float, TableReading]]]:
+    """Two bridge deals one after the other, the table cleared for 3 s between them: 6D by N
+    (2 tricks) and 4H by S (4 tricks, one won by a heart where diamonds would lose it)."""
+    from vision.cards import Suit
+    from vision.contract import Contract
+    from vision.synth.video import make_script
+
+    one = make_script("bridge", 20, n_tricks=2, hover=False)
+    two = make_script("bridge", 44, n_tricks=4, hover=False, dealer=Seat.E,
+                      contract=Contract(trump=Suit.HEARTS, declarer=Seat.S, level=4))
+    stream = list(script_readings(one, fps))
+    end = stream[-1][0]
+    stream += [(end + i / fps, reading()) for i in range(1, int(3 * fps) + 1)]
+    start = stream[-1][0] + 1 / fps
+    stream += [(start + t, r) for t, r in script_readings(two, fps)]
+    return one, two, stream

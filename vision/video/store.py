@@ -53,6 +53,30 @@ class StoreError(TrickvisionError):
     """The database is not a trickvision session, or belongs to another game."""
 
 
+def read_session(path: str | os.PathLike[str]) -> tuple[dict[str, str], list[Event]]:
+    """The metadata and events of an existing session database, for reports; writes nothing
+    to it (a database left by a crash is read with what it committed)."""
+    path = Path(path)
+    if not path.exists():
+        raise InputFileError(f"session database not found: {path}")
+    if path.is_dir():
+        raise InputFileError(f"{path} is a folder, expected a session database file")
+    try:
+        db = sqlite3.connect(str(path), isolation_level=None, timeout=10.0)
+        try:
+            meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+            rows = db.execute("SELECT data FROM events ORDER BY seq").fetchall()
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{str(path)!r} is not a trickvision session database: {exc}") \
+            from None
+    if "game" not in meta:
+        raise StoreError(f"{str(path)!r} is not a trickvision session database (no game "
+                         "recorded in it)")
+    return meta, [event_from_dict(json.loads(r[0])) for r in rows]
+
+
 class EventStore:
     """Append-only event log of one session in SQLite.
 

@@ -1361,3 +1361,16 @@ class TableTracker:
 
     def completed_tricks(self) -> list[_TrickState]:
         return [self.tricks[k] for k in sorted(self.tricks) if self.tricks[k].completed]
+
+
+def deals_from_events(game: str | Game, events: Iterable[Event]) -> list[tuple[int, Observation]]:
+    """Every deal of a stored session rebuilt from its events, ``(deal, observation)`` in
+    order (the dealer and contract given to the session were not stored: trump and first
+    leader are inferred from the tricks)."""
+    events = list(events)
+    out = []
+    for n in sorted({e.deal for e in events}):
+        tracker = TableTracker(game, 10.0)
+        tracker.restore([e for e in events if e.deal == n])
+        out.append((n, tracker.observation()))
+    return out
