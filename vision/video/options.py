@@ -31,9 +31,12 @@ def add_deal_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", default=None,
                    help="bridge, preferans or lhombre (default: bridge, or the --truth file's)")
     p.add_argument("--contract", default=None,
-                   help="e.g. 4S, 3NT, 6H (level optional: S, NT), misere, nolo, raspasy")
+                   help="e.g. 4S, 3NT, 6H (level optional: S, NT), misere, nolo, raspasy; the "
+                        "first deal's (later deals of the session: inferred)")
     p.add_argument("--declarer", default=None, help="declarer's seat (N, E, S, W)")
-    p.add_argument("--dealer", default=None, help="dealer's seat (gives the first leader)")
+    p.add_argument("--dealer", default=None,
+                   help="dealer's seat (gives the first leader); the first deal's, like "
+                        "--contract")
     p.add_argument("--seats", default=None,
                    help="active seats of a three-handed game, e.g. NES (default: learned)")
     p.add_argument("--analyzer", choices=("photo", "truth"), default="photo",
