@@ -239,10 +239,9 @@ class _Grid:
     #: and the same per trick.
     candidates: dict[Seat, list[tuple[Card, ...]]]
     trick_candidates: list[dict[Seat, tuple[Card, ...]]]
-    #: None for the rows as read; else (kind, seat, 1-based position): "gap" (a card is
-    #: missing there), "extra" (the card there is not part of the play), "swap" (the cards at
-    #: position and position + 1 were laid in the wrong order).
-    repair: tuple[str, Seat, int] | None = None
+    #: What was changed in the rows as read, each (kind, seat, 1-based position): "gap" (a
+    #: card is missing there), "extra" (the card there is not part of the play), "swap" (the
+    #: cards at position and position + 1 were laid in the wrong order).
     repairs: tuple[tuple[str, Seat, int], ...] = ()
     #: What the gaps and left-out cards of this alignment cost (``ALIGN_*`` prices), the
     #: rows as read with their short rows' gaps at the end and long rows' last cards out.
@@ -484,7 +483,7 @@ class _Reconstruction:
                      trick_orients=trick_orients,
                      verdicts=[self._verdict(o) for o in trick_orients],
                      candidates=cands, trick_candidates=trick_cands,
-                     repair=repairs[-1] if repairs else None, repairs=repairs,
+                     repairs=repairs,
                      repair_cost=repair_cost)
 
     def _grids(self, cards: dict[Seat, list[Card | None]],
@@ -527,7 +526,6 @@ class _Reconstruction:
                     k2[s] = cands[s][:p] + cands[s][p + 1:]
                     grids.append(self._grid(c2, o2, k2, (("extra", s, p + 1),),
                                             repair_cost=self._drop_cost(s, p, row)))
-        base.repair = base.repairs[-1] if base.repairs else None
         # with several wrong rows, the first one aligned has little to go by: each of them
         # goes first once (the others then follow it)
         for first in wrong_length if len(wrong_length) > 1 else [None]:
@@ -1056,7 +1054,6 @@ class _Reconstruction:
             rows[s][i] = card
         filled = self._grid(rows, grid.orients, grid.candidates, grid.repairs, n=n,
                             repair_cost=grid.repair_cost)
-        filled.repair = grid.repair
         self.deduced = filling
         return [self._run_chain(filled, c.trump, c.first, c.contract) if c.grid is grid else c
                 for c in chains]

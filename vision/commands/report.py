@@ -26,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from vision.errors import InputFileError
     from vision.reconstruct import reconstruct
-    from vision.video.outputs import write_session_report
+    from vision.video.outputs import write_reports
     from vision.video.store import read_session
     from vision.video.tracker import deals_from_events
 
@@ -42,9 +42,9 @@ def run(args: argparse.Namespace) -> int:
               "to report")
         return 0
     out.mkdir(parents=True, exist_ok=True)
-    paths = write_session_report(out, deals, game=game)
-    for n, observation in deals:
-        report = reconstruct(observation)
+    reports = [(n, reconstruct(observation)) for n, observation in deals]
+    paths = write_reports(out, reports, game=game)
+    for n, report in reports:
         result = ", ".join(f"{side} {k}" for side, k in report.result.items()) or "no trick"
         undetermined = f", {len(report.undetermined)} undetermined" \
             if report.undetermined else ""

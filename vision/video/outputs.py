@@ -81,11 +81,18 @@ def write_session_report(out_dir: Path, deals: list[tuple[int, Any]], *,
     report with its ``deal`` number; ``report.txt`` gives them one after the other and
     ``play.pbn`` (bridge) one game per deal, numbered by its ``Board`` tag.
     """
-    from vision.notation.json_format import report_to_dict
-    from vision.notation.text import report_to_text
     from vision.reconstruct import reconstruct
 
-    reports = [(n, reconstruct(obs)) for n, obs in deals]
+    return write_reports(out_dir, [(n, reconstruct(obs)) for n, obs in deals], game=game)
+
+
+def write_reports(out_dir: Path, reports: list[tuple[int, Any]], *,
+                  game: str) -> dict[str, Path]:
+    """:func:`write_session_report` for deals already reconstructed, ``(deal number,
+    report)``."""
+    from vision.notation.json_format import report_to_dict
+    from vision.notation.text import report_to_text
+
     paths = {"report": out_dir / "report.json", "text": out_dir / "report.txt"}
     if len(reports) == 1:
         doc: dict[str, Any] = report_to_dict(reports[0][1])

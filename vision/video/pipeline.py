@@ -285,10 +285,6 @@ class VideoPipeline:
         self._hand_out(events, self.last_t)
         return events
 
-    def observation(self) -> Observation:
-        """The rows as the tracker confirmed them, for the reconstruction report."""
-        return tracker_observation(self.tracker)
-
     def deals(self) -> list[tuple[int, Observation]]:
         """Every deal of the session so far, ``(number, observation)``: the closed ones and
         the one in progress (left out when nothing of it has been seen after a closed one)."""
@@ -296,8 +292,3 @@ class VideoPipeline:
         if self.tracker.tricks or not out:
             out.append((self.tracker.deal, self.tracker.observation()))
         return out
-
-
-def tracker_observation(tracker: TableTracker) -> Observation:
-    """The deal in progress as the reconstruction's input (:meth:`TableTracker.observation`)."""
-    return tracker.observation()

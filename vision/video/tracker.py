@@ -225,15 +225,13 @@ class _TrickState:
     turned_done: bool = False
 
 
-
 @dataclass(frozen=True)
 class ClosedDeal:
-    """A deal of the session that is over: its number, its rows and plays as the tracker
-    confirmed them, and when its table was seen cleared (session seconds)."""
+    """A deal of the session that is over: its number and its rows and plays as the tracker
+    confirmed them."""
 
     deal: int
     observation: Observation
-    cleared_t: float
 
 
 class TableTracker:
@@ -313,7 +311,7 @@ class TableTracker:
         self._row_read: dict[Seat, tuple[float, int]] = {}  # last fresh reading: (t, length)
         self._row_grew_t: dict[Seat, float] = {}  # when his row's last card was confirmed
         self._short_alerted: dict[Seat, int] = {}  # cards missing from a row, already alerted
-        self._long_alerted: set[Seat] = set()  # rows alerted as running ahead of the others
+        self._long_alerted: set[Seat] = set()  # rows alerted as too long (by either rule)
         self._emitted: set[tuple] = set()
         self._empty_since: float | None = None  # no row seen since
         self._bare_since: float | None = None  # ... nor any card face up
@@ -462,7 +460,7 @@ class TableTracker:
             return False
         if not self._finished:
             self._finish_deal(self._empty_since, out, cleared=True)
-        self.closed_deals.append(ClosedDeal(self.deal, self.observation(), self._empty_since))
+        self.closed_deals.append(ClosedDeal(self.deal, self.observation()))
         self.deal += 1
         # the facts given were the last deal's: the next one has its own dealer and contract
         self.dealer = self.given_first_leader = self.contract = None
