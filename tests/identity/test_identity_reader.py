@@ -306,6 +306,34 @@ def test_an_unsure_card_names_the_cards_it_may_be(reader: IdentityReader) -> Non
 
 
 @needs_model
+def test_corners_that_together_name_one_card_name_it(reader: IdentityReader) -> None:
+    names = reader.class_names
+    in_deck = np.array([c is not None for c in reader._cards])
+    none, h7, h8, d7 = (names.index(n) for n in ("none", "H7", "H8", "D7"))
+
+    def corners(*readings: dict[int, float]) -> np.ndarray:
+        p = np.full((len(readings), len(names)), 1e-4)
+        for row, reading in zip(p, readings, strict=True):
+            for k, v in reading.items():
+                row[k] = v
+        return p / p.sum(axis=1, keepdims=True)
+
+    # one corner sure of H7; the other reads D7 at 0.52 but H7 nearly as much and no other
+    # card: the strict rule calls that a disagreement, together they leave only H7
+    got = reader._combine(corners({h7: 0.999}, {d7: 0.52, h7: 0.38, none: 0.1}), (0, 2),
+                          in_deck, "bridge")
+    assert got.card == Card.from_str("H7") and got.confidence >= 0.995
+    # a corner sure of H7 against one that reads D7 half the time: a contest, not a reading
+    got = reader._combine(corners({h7: 0.97, d7: 0.03}, {d7: 0.55, h7: 0.45}), (0, 2),
+                          in_deck, "bridge")
+    assert got.card is None and got.reason.startswith("corners disagree")
+    # nothing near sure anywhere: still unsure, with no card named
+    got = reader._combine(corners({h7: 0.45, h8: 0.4}, {none: 0.9, h7: 0.05}), (0, 2),
+                          in_deck, "bridge")
+    assert got.card is None and got.reason.startswith("unsure")
+
+
+@needs_model
 def test_an_unsure_card_is_settled_only_when_every_look_agrees(
         reader: IdentityReader, monkeypatch: pytest.MonkeyPatch) -> None:
     from vision.identity.reader import IdentityResult

@@ -78,6 +78,16 @@ WHOLE_VIEW_SUPPORT = 0.02
 #: as cleanly as a face, and its pattern then reads as some card at 0.91-0.99 (on generated
 #: backs: 10 of 800; the faces rescued read at >= 0.999).
 TRACED_MIN_CONFIDENCE = 0.995
+#: A card the corners leave unsure or disagree on is named after all when their readings,
+#: joined as independent witnesses, give it at least this probability: each corner speaks
+#: for a card with its probability of that card plus ``JOINT_NONE_WEIGHT`` times its
+#: probability of showing no index (a covered or blank corner is no evidence against any
+#: card), and one corner at least must read the card at ``JOINT_MIN_CORNER_P``. On 1,500 +
+#: 800 generated cards (training / held-out styles, boxes off like the detector's) this read
+#: 46 / 21 more right and 2 / 1 more wrong; 0.99 read 12 / 3 more right, 3 / 1 more wrong.
+JOINT_MIN_CONFIDENCE = 0.995
+JOINT_NONE_WEIGHT = 0.5
+JOINT_MIN_CORNER_P = 0.5
 #: Candidates of an unsure card: at most this many, each at least this likely.
 MAX_CANDIDATES = 3
 CANDIDATE_MIN_P = 0.2
@@ -659,7 +669,7 @@ class IdentityReader:
             other = int(idx[best_per_corner[k]])
             if other != card_i and best_p[k] >= 0.5:
                 name_a, name_b = CORNER_NAMES[corners[top]], CORNER_NAMES[corners[k]]
-                return IdentityResult(
+                return self._joint(p, corners, in_deck) or IdentityResult(
                     None, conf,
                     f"corners disagree: {self._cards[card_i]} ({conf:.2f}, {name_a}) "
                     f"vs {self._cards[other]} ({best_p[k]:.2f}, {name_b})")
@@ -676,5 +686,21 @@ class IdentityReader:
                                   f"the {game} deck")
         if self._none >= 0 and p[:, self._none].min() >= 0.5:
             return IdentityResult(None, combined, f"{NO_INDEX} (covered or blank)")
-        return IdentityResult(None, combined, f"unsure: best guess {self._cards[card_i]} at "
-                              f"{combined:.2f} (needs {self.min_confidence:.2f})")
+        return self._joint(p, corners, in_deck) or IdentityResult(
+            None, combined, f"unsure: best guess {self._cards[card_i]} at {combined:.2f} "
+            f"(needs {self.min_confidence:.2f})")
+
+    def _joint(self, p: np.ndarray, corners: Sequence[int], in_deck: np.ndarray
+               ) -> IdentityResult | None:
+        """The card the corners name together, as independent witnesses, when the strict
+        rule of :meth:`_combine` named none: see :data:`JOINT_MIN_CONFIDENCE`."""
+        cards = p[:, in_deck]
+        blank = p[:, self._none] if self._none >= 0 else np.zeros(len(p))
+        log_belief = np.log(cards + JOINT_NONE_WEIGHT * blank[:, None] + 1e-4).sum(axis=0)
+        belief = np.exp(log_belief - log_belief.max())
+        belief /= belief.sum()
+        k = int(belief.argmax())
+        if belief[k] < JOINT_MIN_CONFIDENCE or cards[:, k].max() < JOINT_MIN_CORNER_P:
+            return None
+        return IdentityResult(self._cards[int(np.flatnonzero(in_deck)[k])], float(belief[k]),
+                              None, CORNER_NAMES[corners[int(cards[:, k].argmax())]])
