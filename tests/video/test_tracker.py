@@ -1236,3 +1236,32 @@ def test_a_session_of_two_deals_writes_both_reports_and_both_pbn_games(tmp_path)
     assert games[0].tag("Contract") == "6D" and games[0].tag("Dealer") == one.deal.dealer.name
     assert games[1].tag("Dealer") == "?"
     assert games[1].tag("Play") == two.deal.first_leader.name
+
+
+def test_a_card_read_as_two_is_settled_by_the_player_who_really_played_one_of_them():
+    """E's DQ of trick 2 is read as DJ three times and as DQ twice (last); in trick 3 N
+    plays the DJ, read as such every time. One deck: N's DJ is his play (not E's card seen
+    again while trick 2 is gathered), and E's card of trick 2 was the DQ - trick 2 is
+    emitted again with it."""
+    tracker, t = _lhombre_after_first_trick(Contract(trump=Suit.HEARTS, declarer=S))
+    one = {N: ["lost"], E: ["lost"], S: ["won"]}
+    t = _show(tracker, t, {S: "D7"}, rows=one, times=8)
+    t = _show(tracker, t, *([{S: "D7", E: "DJ"}] * 3 + [{S: "D7", E: "DQ"}] * 2),
+              rows=one, times=2)
+    t = _show(tracker, t, {S: "D7", E: "DQ", N: "D4"}, rows=one, times=8)
+    two = {N: ["lost", "lost"], E: ["lost", "won"], S: ["won", "lost"]}
+    t = _show(tracker, t, {}, rows=two, times=12)
+    events = []
+    for faces in ({E: "D5"}, {E: "D5", S: "D6"}, {E: "D5", S: "D6", N: "DJ"}):
+        for _ in range(12):
+            events += tracker.update(reading(faceup=faces, rows=two), t)
+            t += 0.125
+    assert tracker.tricks[3].plays[N].card == Card.from_str("DJ")
+    again = [e for e in events if isinstance(e, TrickComplete) and e.number == 2]
+    assert again and dict(again[-1].cards)[E] == Card.from_str("DQ")
+    # a session restored from its events (watch restarted, `trickvision report`) sees the
+    # trick as last emitted, not the card first laid
+    laid = CardLaid(t=0.0, deal=1, seat=E, card=Card.from_str("DJ"), trick=2)
+    restored = TableTracker("lhombre", 8.0, seats=(N, E, S))
+    restored.restore([laid, *again])
+    assert restored.tricks[2].plays[E].card == Card.from_str("DQ")

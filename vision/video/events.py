@@ -77,8 +77,10 @@ class TrickComplete(Event):
     won by the rules (or, where the cards or trump are unknown, by the rows' orientations);
     ``winner_source`` says which (``"rules"`` or ``"rows"``). ``order_agrees`` is False when the
     order in which the cards appeared does not start with the leader the rules give. A trick
-    may be reported twice: the second report (``winner_source="rows"``) corrects the first
-    when every row agrees on another winner than the cards as read.
+    may be reported again: a report with ``winner_source="rows"`` corrects the first when
+    every row agrees on another winner than the cards as read; one with other cards when a
+    card read as two was settled by a later trick (the other card played there). The last
+    report of a trick is the one that holds.
     """
 
     number: int = 1

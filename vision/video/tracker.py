@@ -747,7 +747,10 @@ class TableTracker:
         only as itself); by another player to the trick he last played to (being gathered);
         or by another player to the trick his new card goes to (it lies face up there too);
         or - one deck - by another player to a trick already turned, read the same way every
-        time then (a misreading here, or that card in passing)."""
+        time then (a misreading here, or that card in passing). A play of the trick being
+        gathered that was read as two cards (:func:`_contested`) and last as another one does
+        not count: this is more likely his new card, and that play its other card (settled
+        by :meth:`_settle_contested_duplicates`)."""
         pending = played > self.row_len[seat]
         upcoming = max(played, self.row_len[seat]) + 1
         for k, tr in self.tricks.items():
@@ -755,7 +758,9 @@ class TableTracker:
                 if s == seat:
                     if (k < played or not pending) and card in (p.card, _majority(p)):
                         return True
-                elif k in (played, upcoming) and card in (p.card, _majority(p)):
+                elif k in (played, upcoming) and card in (p.card, _majority(p)) \
+                        and not (k == played and not pending and _contested(p)
+                                 and card != p.latest):
                     return True
                 elif tr.turned_done and _majority(p) == card and len(p.votes) == 1 \
                         and p.votes[card] >= 2:
@@ -911,11 +916,48 @@ class TableTracker:
             t=t_done, deal=self.deal, number=tr.number, leader=leader, winner=winner,
             cards=tuple((s, c) for s, c in zip(order, cards, strict=True)),
             winner_source=source or "unknown", order_agrees=agrees), out)
+        self._settle_contested_duplicates(tr, out)
         if source == "rules" and self._rows_contradict_themselves(tr):
             for seat in tr.turned:
                 self._check_orientation(tr, seat, out)
         for seat in order:  # a face read only after it was laid may prove an earlier revoke
             self._check_revokes(seat, t_done, out)
+
+    def _settle_contested_duplicates(self, tr: _TrickState, out: list[Event]) -> None:
+        """One deck: a card of ``tr`` read the same way every time that an earlier trick's
+        contested play (read as two cards, see :func:`_contested`) was also taken for makes
+        that play its other card - if no one else played that one. The earlier trick is
+        emitted again (``trick_complete``, its winner by the rules when every card is known)."""
+        for play in tr.plays.values():
+            card = _majority(play)
+            if card is None or len(play.votes) != 1:
+                continue
+            for k, old in self.tricks.items():
+                if k >= tr.number or not old.completed:
+                    continue
+                for s, p in old.plays.items():
+                    if _majority(p) != card or not _contested(p):
+                        continue
+                    other = next((c for c, _ in p.votes.most_common() if c != card), None)
+                    if other is None or other in self._played_cards(but=(k, s)):
+                        continue
+                    del p.votes[card]
+                    p.card = p.latest = other
+                    self._recomplete(old, out)
+
+    def _recomplete(self, tr: _TrickState, out: list[Event]) -> None:
+        """Emit ``tr`` again after one of its cards changed."""
+        order = self.game.play_order(tr.leader, self.seats) if tr.leader is not None \
+            else list(tr.plays)
+        cards = [_majority(tr.plays[s]) if s in tr.plays else None for s in order]
+        if all(c is not None for c in cards) and self.trump_known and tr.winner_source != "rows":
+            plays = [(s, c) for s, c in zip(order, cards, strict=True) if c is not None]
+            tr.winner = self.game.trick_winner(plays, self._contract_for(self.trumps[0]))
+        self._emit(("complete", tr.number, "card", tuple(cards)), TrickComplete(
+            t=max(p.t for p in tr.plays.values()), deal=self.deal, number=tr.number,
+            leader=tr.leader, winner=tr.winner,
+            cards=tuple((s, c) for s, c in zip(order, cards, strict=True)),
+            winner_source=tr.winner_source or "unknown", order_agrees=True), out)
 
     def _card_of(self, tr: _TrickState, seat: Seat) -> Card | None:
         """The card ``seat`` played to ``tr``: the identity read most often; for a face never
@@ -1305,9 +1347,11 @@ class TableTracker:
                 tr = self._trick(e.number)
                 tr.leader, tr.winner, tr.completed = e.leader, e.winner, True
                 tr.winner_source = e.winner_source
-                for s, c in e.cards:
+                for s, c in e.cards:  # the trick's cards as last emitted are its cards
                     if s not in tr.plays:
                         tr.plays[s] = _Play(card=c, t=e.t)
+                    elif c is not None:
+                        tr.plays[s].card = c
                 if self.seats is None and len(e.cards) == self.game.n_players:
                     self.seats = tuple(sorted(s for s, _ in e.cards))
                 self._emitted.add(("complete", e.number))
