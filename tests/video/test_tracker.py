@@ -1265,3 +1265,23 @@ def test_a_card_read_as_two_is_settled_by_the_player_who_really_played_one_of_th
     restored = TableTracker("lhombre", 8.0, seats=(N, E, S))
     restored.restore([laid, *again])
     assert restored.tricks[2].plays[E].card == Card.from_str("DQ")
+
+
+def test_an_unread_face_after_his_row_was_read_short_is_his_next_card():
+    """N's row is read a card short after trick 2, so his card of trick 2 seems not yet
+    turned; in trick 3, after E and S have laid theirs, N's new face is never read for sure
+    (the reader's candidates name the CJ). His trick-2 card must have been gathered with the
+    others, so those readings are his card of trick 3, not that card seen again."""
+    tracker, t = _lhombre_after_first_trick(Contract(trump=Suit.HEARTS, declarer=S))
+    one = {N: ["lost"], E: ["lost"], S: ["won"]}
+    t = _show(tracker, t, {S: "S3"}, {S: "S3", E: "SK"}, {S: "S3", E: "SK", N: "S7"},
+              rows=one, times=12)
+    short = {N: ["lost"], E: ["lost", "won"], S: ["won", "lost"]}
+    t = _show(tracker, t, {}, rows=short, times=16)
+    t = _show(tracker, t, {E: "C5"}, {E: "C5", S: "C7"}, rows=short, times=12)
+    for _ in range(40):
+        tracker.update(reading(faceup={E: "C5", S: "C7", N: None}, rows=short,
+                               unsure={N: [("CJ", 0.6), ("SJ", 0.3)]}), t)
+        t += 0.125
+    assert tracker.tricks[2].plays[N].card == Card.from_str("S7")
+    assert tracker.tricks[3].plays[N].card == Card.from_str("CJ")

@@ -685,9 +685,13 @@ class TableTracker:
     def _see_faceup(self, seat: Seat, card: Card | None, t: float, out: list[Event],
                     candidates: Sequence[tuple[Card, float]] = ()) -> None:
         played = self.plays_of(seat)
-        if played > self.row_len[seat]:
+        pending = played > self.row_len[seat]
+        if pending and (card is not None or not self._next_trick_begun(seat, played)
+                        or not self._gathered(seat, played, t)):
             # His last card is not turned yet: this is most likely that card, seen again; its
-            # identity is the majority of all readings (a misreading is outvoted).
+            # identity is the majority of all readings (a misreading is outvoted). Not once
+            # that card must have been gathered (his row read short) and this face is not
+            # read as it: then it is his next.
             last = self.tricks[played].plays[seat]
             same = card is None or last.card is None or card == last.card
             if same:
@@ -791,6 +795,11 @@ class TableTracker:
         return any(s in tr.plays and (ev := self._face_ev.get(s)) is not None
                    and self._persistent(ev) and isinstance(ev.best(), Card)
                    and ev.first_t > tr.plays[s].last_seen + _SAME_CARD_GAP_S for s in others)
+
+    def _next_trick_begun(self, seat: Seat, k: int) -> bool:
+        """True when another player has laid a card to trick ``k + 1``."""
+        nxt = self.tricks.get(k + 1)
+        return nxt is not None and any(s != seat for s in nxt.plays)
 
     def _row_card_was_a_ghost(self, seat: Seat, t: float) -> bool:
         """True when ``seat``'s last play stands only on his last row card (never seen face
