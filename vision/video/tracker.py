@@ -689,9 +689,10 @@ class TableTracker:
         if pending and (card is not None or not self._next_trick_begun(seat, played)
                         or not self._gathered(seat, played, t)):
             # His last card is not turned yet: this is most likely that card, seen again; its
-            # identity is the majority of all readings (a misreading is outvoted). Not once
-            # that card must have been gathered (his row read short) and this face is not
-            # read as it: then it is his next.
+            # identity is the majority of all readings (a misreading is outvoted). Not a face
+            # left unread once that card must have been gathered (his row read short) and
+            # another player has laid to the next trick: that is his next card, and its
+            # candidates are votes for it.
             last = self.tricks[played].plays[seat]
             same = card is None or last.card is None or card == last.card
             if same:
