@@ -1285,3 +1285,9 @@ def test_an_unread_face_after_his_row_was_read_short_is_his_next_card():
         t += 0.125
     assert tracker.tricks[2].plays[N].card == Card.from_str("S7")
     assert tracker.tricks[3].plays[N].card == Card.from_str("CJ")
+
+
+def test_a_first_leader_given_as_north_is_kept_in_the_observation():
+    """Seat N is 0: a given first leader N must not read as "none given"."""
+    tracker = TableTracker("bridge", 8.0, seats=(N, E, S, Seat.W), first_leader=N)
+    assert tracker.observation().first_leader is N

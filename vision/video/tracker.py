@@ -1408,7 +1408,8 @@ class TableTracker:
                                         else None))
         first = self.tricks[1].leader if 1 in self.tricks else None
         return Observation(game=self.game.name, rows=rows, dealer=self.dealer,
-                           first_leader=self.given_first_leader or first,
+                           first_leader=(self.given_first_leader
+                                         if self.given_first_leader is not None else first),
                            contract=self.contract)
 
     def completed_tricks(self) -> list[_TrickState]:
