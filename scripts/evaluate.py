@@ -242,7 +242,9 @@ def _tricks_right(report, true_tricks: list[dict]) -> int:  # noqa: ANN001
 
 
 def scenes_for(n: int, seed_base: int, *, hard: bool, sizes: list[tuple[int, int] | None],
-               stages: tuple[str, ...] = STAGES):
+               stages: tuple[str, ...] = STAGES, held_out_decks: bool = False):
+    """The scenes of one set; ``held_out_decks``: the same deals and tables, the decks (faces
+    and backs) drawn only from designs no model was trained on."""
     from vision.synth.scene import render_game_scene
 
     for i in range(n):
@@ -250,7 +252,8 @@ def scenes_for(n: int, seed_base: int, *, hard: bool, sizes: list[tuple[int, int
         game = GAMES[i % 3]
         stage = stages[(i // 3) % len(stages)]
         size = sizes[i % len(sizes)]
-        yield render_game_scene(game, stage, seed, hard=hard, image_size=size)
+        yield render_game_scene(game, stage, seed, hard=hard, image_size=size,
+                                held_out=held_out_decks)
 
 
 def markdown(summaries: list[dict]) -> str:
@@ -322,6 +325,9 @@ def main(argv: list[str] | None = None) -> int:
                         "the cards' edges against the cloth")
     parser.add_argument("--no-grey-model", action="store_true",
                         help="read grey pictures with the colour identity model too")
+    parser.add_argument("--held-out-decks", action="store_true",
+                        help="decks (faces and backs) of designs no model was trained on - the "
+                             "nearest the renderer comes to a deck of its own")
     parser.add_argument("--out", default="/work/runs/eval")
     args = parser.parse_args(argv)
     try:
@@ -374,7 +380,8 @@ def main(argv: list[str] | None = None) -> int:
             )
             for g in GAMES
         }
-        scenes = scenes_for(n, base, hard=hard, sizes=sizes, stages=stages)
+        scenes = scenes_for(n, base, hard=hard, sizes=sizes, stages=stages,
+                            held_out_decks=args.held_out_decks)
         summary = evaluate_set(analyzers, scenes, oracle=oracle, label=label, grey=args.grey)
         if args.oracle:
             summary["set"] += " (true rectangles)"
