@@ -36,17 +36,21 @@ sys.path.insert(0, str(REPO / "scripts"))  # recover_weights
 
 
 def crops_for(names: dict[int, str], n: int, seed: int, none_keep: float,  # noqa: ANN201
-              view: str = "corners", back_chance: float | None = None):
+              view: str = "corners", back_chance: float | None = None,
+              glyph_variety: float = 0.0):
     """``n`` generated colour crops (uint8 BGR) and their class indices: corner crops, or
     whole-card crops of cards lying alone (``view="whole"``, the whole-card model's);
-    ``back_chance``: the share of cards drawn as a back (default: the generator's)."""
+    ``back_chance``: the share of cards drawn as a back (default: the generator's);
+    ``glyph_variety``: the share of decks whose rank glyphs are bent into new shapes."""
     from vision.identity.synth import sample_crops, sample_whole_cards
 
     index = {v: k for k, v in names.items()}
     rng = np.random.default_rng(seed)
     crops: list[np.ndarray] = []
     labels: list[int] = []
-    kw = {} if back_chance is None else {"back_chance": back_chance}
+    kw: dict[str, float] = {} if back_chance is None else {"back_chance": back_chance}
+    if glyph_variety:
+        kw["glyph_variety"] = glyph_variety
     while len(crops) < n:
         samples = (sample_whole_cards(rng, **kw) if view == "whole"
                    else sample_crops(rng, none_keep=none_keep, **kw))
@@ -125,6 +129,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of generated cards drawn as a back, labelled `none` "
                              "(default: the generator's: 3 %% corners, 6 %% whole cards)")
     parser.add_argument("--threads", type=int, default=2, help="torch threads")
+    parser.add_argument("--glyph-variety", type=float, default=0.0,
+                        help="share of decks whose rank glyphs are bent and weighted into "
+                             "shapes no font of the renderer has (unseen fonts of real decks)")
     args = parser.parse_args(argv)
     if not args.source.is_file():
         print(f"finetune_identity: no such model file: {args.source}", file=sys.stderr)
@@ -146,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     t0 = time.time()
     crops, y_np = crops_for(net.names, args.crops, args.seed, args.none_keep, args.view,
-                           args.back_chance)
+                           args.back_chance, args.glyph_variety)
     y = torch.from_numpy(y_np)
     print(f"[finetune] {len(crops)} crops in {time.time() - t0:.0f} s", flush=True)
     teacher = teacher_probabilities(net, crops) if args.distil > 0 else None

@@ -100,3 +100,25 @@ def test_backs_come_in_the_renderers_designs_and_keep_held_out_patterns_apart(
     for _ in range(10):
         sample_card_photo(rng, occlusion=0.0, back_chance=1.0, held_out=True)
     assert drawn and {p for p, _ in drawn} <= set(HELD_OUT_BACK_PATTERNS)
+
+
+def test_glyph_variety_bends_the_rank_glyphs_and_leaves_the_default_draws_alone() -> None:
+    # no variety: exactly what the generator drew before (evaluation sets stay comparable)
+    a = sample_card_photo(np.random.default_rng(21))
+    b = sample_card_photo(np.random.default_rng(21), glyph_variety=0.0)
+    assert np.array_equal(a.photo, b.photo) and a.card == b.card
+    # with it, a deck's rank glyphs take other shapes
+    from vision.synth.faces import index_boxes, render_face
+
+    style = dataclasses.replace(sample_face_style(np.random.default_rng(22)), corner_indices=2,
+                                wear=0.0)
+    bent = dataclasses.replace(style, glyph_warp=0.06, glyph_weight=0.05, seed=7)
+    card = Card.from_str("DQ")
+    plain, varied = render_face(card, style, (250, 350)), render_face(card, bent, (250, 350))
+    changed = np.abs(plain.astype(int) - varied.astype(int)).max(axis=2) > 40
+    x, y, w, h = (int(round(v)) for v in index_boxes(style, (250, 350), card.rank)[0])
+    assert changed[y:y + h, x:x + w].mean() > 0.05  # the rank glyph itself differs
+    # the same deck otherwise: paper, colours and layout
+    assert np.abs(plain.astype(int) - varied.astype(int)).mean() < 4.0
+    photo = sample_card_photo(np.random.default_rng(23), glyph_variety=1.0)
+    assert photo.photo.shape[0] > 0

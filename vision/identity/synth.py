@@ -14,7 +14,7 @@ the index shows (a label either way would teach a guess).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -199,14 +199,21 @@ def sample_card_photo(
     occlusion: float = 0.5,
     back_chance: float = 0.03,
     box_error: float = 0.05,
+    glyph_variety: float = 0.0,
 ) -> CardPhoto:
     """Draw one card (perhaps partly covered) into a small degraded photo.
 
     ``occlusion`` is the chance that the next card of a row or a hand covers part of it;
     ``back_chance`` the chance that a card back is drawn instead (a face-down card passed as
-    face up, whose corners must all read ``none``).
+    face up, whose corners must all read ``none``). ``glyph_variety`` is the chance that the
+    deck's rank glyphs are bent and weighted into shapes no font here has (see
+    :class:`vision.synth.faces.FaceStyle`); 0 draws exactly what it drew before.
     """
     style = style or sample_face_style(rng, held_out=held_out)
+    if glyph_variety and rng.random() < glyph_variety:
+        style = replace(style, glyph_warp=float(rng.uniform(0.02, 0.07)),
+                        glyph_weight=float(rng.uniform(-0.04, 0.08)),
+                        seed=int(rng.integers(1 << 30)))
     card = card or BRIDGE_DECK[int(rng.integers(52))]
     is_back = rng.random() < back_chance
     aspect = rng.uniform(0.63, 0.72)

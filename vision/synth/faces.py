@@ -114,6 +114,12 @@ class FaceStyle:
     cast: tuple[float, float, float] = (1.0, 1.0, 1.0)  # per-channel BGR gain
     seed: int = 0  # wear pattern
     held_out: bool = False
+    #: Glyph variety (0 = the font as drawn): rank glyphs bent by a smooth random field of
+    #: this amplitude (share of the glyph's height) - shapes no font here has - and made
+    #: bolder (> 0) or thinner (< 0) by this share of their height. Only the identity
+    #: reader's training crops set them; scenes and evaluation sets keep the fonts as they are.
+    glyph_warp: float = 0.0
+    glyph_weight: float = 0.0
 
     def colour_of(self, suit: Suit) -> tuple[int, int, int]:
         """Ink colour of a suit in this deck."""
@@ -353,6 +359,43 @@ def rank_text(rank: Rank) -> str:
     return _RANK_TEXT[rank]
 
 
+def _style_glyph_mask(text: str, style: FaceStyle, stroke_q: int) -> np.ndarray:
+    """The rank glyph of ``style``: its font's, bent and weighted as the style says."""
+    if not (style.glyph_warp or style.glyph_weight):
+        return _glyph_mask(text, style.font, style.italic, stroke_q)
+    return _varied_glyph_mask(text, style.font, style.italic, stroke_q,
+                              round(style.glyph_warp * 1000), round(style.glyph_weight * 1000),
+                              style.seed)
+
+
+@functools.lru_cache(maxsize=1024)
+def _varied_glyph_mask(text: str, font: int, italic: bool, stroke_q: int, warp_q: int,
+                       weight_q: int, seed: int) -> np.ndarray:
+    """:func:`_glyph_mask` bent by a smooth random displacement field (``warp_q`` / 1000 of
+    the glyph's height; the same deck - ``seed`` - bends each glyph the same way) and made
+    bolder or thinner by ``weight_q`` / 1000 of its height."""
+    base = _glyph_mask(text, font, italic, stroke_q)
+    pad = 12
+    mask = cv2.copyMakeBorder(base, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0.0)
+    h, w = mask.shape
+    ref = max(base.shape[0], 1)
+    if weight_q:
+        k = max(1, int(round(abs(weight_q) / 1000.0 * ref)))
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
+        mask = cv2.dilate(mask, kernel) if weight_q > 0 else cv2.erode(mask, kernel)
+    if warp_q:
+        rng = np.random.default_rng([seed, sum(map(ord, text)), 0x61F])
+        amp = warp_q / 1000.0 * ref
+        coarse = rng.normal(0.0, 1.0, (2, 4, 4)).astype(np.float32)
+        dx, dy = (cv2.resize(c, (w, h), interpolation=cv2.INTER_CUBIC) * amp for c in coarse)
+        xs, ys = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
+        mask = cv2.remap(mask, xs + dx, ys + dy, cv2.INTER_LINEAR, borderValue=0.0)
+    ys_, xs_ = np.nonzero(mask > 0.08)
+    if len(xs_) == 0:
+        return base
+    return np.ascontiguousarray(mask[ys_.min(): ys_.max() + 1, xs_.min(): xs_.max() + 1])
+
+
 @functools.lru_cache(maxsize=4096)
 def _glyph_mask(text: str, font: int, italic: bool, stroke_q: int) -> np.ndarray:
     """A tight float32 ink mask of ``text`` at a large reference size (cap height ~100 px)."""
@@ -433,7 +476,7 @@ def _index_layout(
     """(x, y, w, h) of the rank glyphs and of the suit symbol of the top-left index."""
     W, H = size
     stroke_q = int(round(style.stroke * 100))
-    mask = _glyph_mask(rank_text(rank), style.font, style.italic, stroke_q)
+    mask = _style_glyph_mask(rank_text(rank), style, stroke_q)
     rh = style.index_height * H
     aspect = mask.shape[1] / mask.shape[0]
     if rank is Rank.TEN:
@@ -465,7 +508,7 @@ def _draw_index(img: np.ndarray, card: Card, style: FaceStyle, *, right: bool,
         rx += shift
         sx += shift
     stroke_q = int(round(style.stroke * 100))
-    mask = _glyph_mask(rank_text(card.rank), style.font, style.italic, stroke_q)
+    mask = _style_glyph_mask(rank_text(card.rank), style, stroke_q)
     _paint_mask(img, mask, rx, ry, rw, rh, colour, style.index_slant, upside_down)
     centre = (sx + ss / 2.0, sy + ss / 2.0)
     if upside_down:
@@ -508,7 +551,7 @@ def _draw_pips(img: np.ndarray, card: Card, style: FaceStyle) -> None:
         if style.centre == "simple" and card.rank is not Rank.ACE:
             # a large rank above and below, as in some simplified / jumbo designs
             stroke_q = int(round(style.stroke * 100))
-            mask = _glyph_mask(rank_text(card.rank), style.font, style.italic, stroke_q)
+            mask = _style_glyph_mask(rank_text(card.rank), style, stroke_q)
             gh = (y1 - y0) * 0.16
             gw = gh * mask.shape[1] / mask.shape[0]
             _paint_mask(img, mask, W / 2 - gw / 2, y0 + 0.02 * H, gw, gh, colour)
@@ -539,7 +582,7 @@ def _draw_court(img: np.ndarray, card: Card, style: FaceStyle) -> None:
         t = max(1, int(round(0.008 * W)))
         cv2.rectangle(img, (int(x0), int(y0)), (int(x1), int(y1)), colour, t, cv2.LINE_AA)
     if style.court == "letter":
-        mask = _glyph_mask(rank_text(card.rank), style.font, style.italic, stroke_q)
+        mask = _style_glyph_mask(rank_text(card.rank), style, stroke_q)
         gh = (y1 - y0) * 0.35
         gw = min(gh * mask.shape[1] / mask.shape[0], (x1 - x0) * 0.8)
         _paint_mask(img, mask, W / 2 - gw / 2, H / 2 - gh / 2, gw, gh, colour)
