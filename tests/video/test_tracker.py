@@ -178,7 +178,7 @@ def test_reset_forgets_the_deal():
 
 
 def test_bridge_outputs_report_and_pbn(tmp_path):  # type: ignore[no-untyped-def]
-    from vision.video.outputs import write_report
+    from vision.video.outputs import write_session_report
 
     script = make_script("bridge", 26, n_tricks=2, hover=False)
     fps = 5.0
@@ -186,7 +186,7 @@ def test_bridge_outputs_report_and_pbn(tmp_path):  # type: ignore[no-untyped-def
     tracker = TableTracker("bridge", fps, dealer=d.dealer, contract=d.contract)
     for t, r in script_readings(script, fps):
         tracker.update(r, t)
-    paths = write_report(tmp_path, tracker.observation(), game="bridge")
+    paths = write_session_report(tmp_path, [(1, tracker.observation())], game="bridge")
     pbn = paths["pbn"].read_text()
     assert f'[Play "{d.first_leader.name}"]' in pbn
     first = d.tricks[0]

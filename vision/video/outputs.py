@@ -67,11 +67,6 @@ class ConsoleSink:
         self.stream.flush()
 
 
-def write_report(out_dir: Path, observation: Any, *, game: str) -> dict[str, Path]:
-    """report.json and report.txt from the tracked rows (plus play.pbn for bridge)."""
-    return write_session_report(out_dir, [(1, observation)], game=game)
-
-
 def write_session_report(out_dir: Path, deals: list[tuple[int, Any]], *,
                          game: str) -> dict[str, Path]:
     """The reports of a session's deals, ``(deal number, observation)`` in order.

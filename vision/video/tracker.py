@@ -789,9 +789,7 @@ class TableTracker:
         if self.seats is None or t - tr.plays[seat].last_seen <= _SAME_CARD_GAP_S:
             return False
         others = [s for s in self.seats if s != seat]
-        nxt = self.tricks.get(k + 1)
-        if all(self.row_len[s] >= k for s in others) or \
-                (nxt is not None and any(s in nxt.plays for s in others)):
+        if all(self.row_len[s] >= k for s in others) or self._next_trick_begun(seat, k):
             return True
         return any(s in tr.plays and (ev := self._face_ev.get(s)) is not None
                    and self._persistent(ev) and isinstance(ev.best(), Card)
@@ -910,8 +908,7 @@ class TableTracker:
         winner: Seat | None = None
         source = ""
         if all(c is not None for c in cards) and self.trump_known:
-            plays = [(s, c) for s, c in zip(order, cards, strict=True) if c is not None]
-            winner = self.game.trick_winner(plays, self._contract_for(self.trumps[0]))
+            winner = self._rules_winner(order, cards)
             source = "rules"
         elif len(tr.turned) >= len(self.seats or ()):
             winner = self._winner_from_rows(tr, order, cards)
@@ -922,10 +919,7 @@ class TableTracker:
             return
         tr.leader, tr.winner, tr.winner_source, tr.completed = leader, winner, source, True
         t_done = max(p.t for p in tr.plays.values())
-        self._emit(("complete", tr.number), TrickComplete(
-            t=t_done, deal=self.deal, number=tr.number, leader=leader, winner=winner,
-            cards=tuple((s, c) for s, c in zip(order, cards, strict=True)),
-            winner_source=source or "unknown", order_agrees=agrees), out)
+        self._report_trick(tr, ("complete", tr.number), t_done, order, cards, out, agrees)
         self._settle_contested_duplicates(tr, out)
         if source == "rules" and self._rows_contradict_themselves(tr):
             for seat in tr.turned:
@@ -961,13 +955,24 @@ class TableTracker:
             else list(tr.plays)
         cards = [_majority(tr.plays[s]) if s in tr.plays else None for s in order]
         if all(c is not None for c in cards) and self.trump_known and tr.winner_source != "rows":
-            plays = [(s, c) for s, c in zip(order, cards, strict=True) if c is not None]
-            tr.winner = self.game.trick_winner(plays, self._contract_for(self.trumps[0]))
-        self._emit(("complete", tr.number, "card", tuple(cards)), TrickComplete(
-            t=max(p.t for p in tr.plays.values()), deal=self.deal, number=tr.number,
-            leader=tr.leader, winner=tr.winner,
+            tr.winner = self._rules_winner(order, cards)
+        self._report_trick(tr, ("complete", tr.number, "card", tuple(cards)),
+                           max(p.t for p in tr.plays.values()), order, cards, out)
+
+    def _rules_winner(self, order: list[Seat], cards: list[Card | None]) -> Seat | None:
+        """Who won a trick whose cards (in ``order`` of play) are all known, by the rules
+        under the trump inferred so far."""
+        plays = [(s, c) for s, c in zip(order, cards, strict=True) if c is not None]
+        return self.game.trick_winner(plays, self._contract_for(self.trumps[0]))
+
+    def _report_trick(self, tr: _TrickState, key: tuple, t: float, order: list[Seat],
+                      cards: list[Card | None], out: list[Event], agrees: bool = True) -> None:
+        """Emit ``trick_complete`` for ``tr`` as it stands (leader, winner and its source),
+        once per ``key``: the first report, or a later one that corrects it."""
+        self._emit(key, TrickComplete(
+            t=t, deal=self.deal, number=tr.number, leader=tr.leader, winner=tr.winner,
             cards=tuple((s, c) for s, c in zip(order, cards, strict=True)),
-            winner_source=tr.winner_source or "unknown", order_agrees=True), out)
+            winner_source=tr.winner_source or "unknown", order_agrees=agrees), out)
 
     def _card_of(self, tr: _TrickState, seat: Seat) -> Card | None:
         """The card ``seat`` played to ``tr``: the identity read most often; for a face never
@@ -1089,10 +1094,7 @@ class TableTracker:
             winner = candidates[0] if len(candidates) == 1 else None
         tr.winner, tr.winner_source = winner, "rows"
         t_turn = max(x[1] for x in tr.turned.values())
-        self._emit(("complete", tr.number, "revised"), TrickComplete(
-            t=t_turn, deal=self.deal, number=tr.number, leader=tr.leader, winner=winner,
-            cards=tuple((s, c) for s, c in zip(order, cards, strict=True)),
-            winner_source="rows", order_agrees=True), out)
+        self._report_trick(tr, ("complete", tr.number, "revised"), t_turn, order, cards, out)
 
     def _check_orientation(self, tr: _TrickState, seat: Seat, out: list[Event]) -> None:
         assert tr.winner is not None
