@@ -618,6 +618,26 @@ def test_new_cards_of_every_player_are_laid_when_no_row_shows_the_last_trick():
                                    E: Card.from_str("CJ")}
 
 
+def test_a_face_seen_once_beside_its_trick_is_his_card_when_the_next_trick_begins():
+    """N's S2 shows once beside S's and E's cards of trick 2, then a hand covers it until the
+    trick is gathered out of view of the rows. When E leads to trick 3, every card of trick
+    2 was played: N's was the S2 (his C7 that follows is his card of trick 3, not of 2)."""
+    tracker, t = _lhombre_after_first_trick(Contract(trump=Suit.HEARTS, declarer=S))
+    stale = {N: ["lost"], E: ["lost"]}
+    t = _show(tracker, t, {S: "S3"}, {S: "S3", E: "S7"}, rows=stale, times=8)
+    t = _show(tracker, t, {S: "S3", E: "S7", N: "S2"}, rows=stale, times=1)
+    t = _show(tracker, t, {S: "S3", E: "S7"}, rows=stale, times=8)
+    t = _show(tracker, t, {}, rows=stale, times=16)  # gathered
+    events = []
+    for faces in ({E: "C5"}, {E: "C5", N: "C7"}, {E: "C5", N: "C7", S: "CJ"}):
+        for _ in range(24):
+            events += tracker.update(reading(faceup=faces, rows=stale), t)
+            t += 0.125
+    done = {e.number: dict(e.cards) for e in events if isinstance(e, TrickComplete)}
+    assert done[2] == {S: Card.from_str("S3"), E: Card.from_str("S7"), N: Card.from_str("S2")}
+    assert done[3] == {E: Card.from_str("C5"), N: Card.from_str("C7"), S: Card.from_str("CJ")}
+
+
 def test_another_players_card_gathered_past_him_is_not_his_next_play():
     """E's D5 of trick 1 is carried past S while the trick is gathered and read at S's
     place for a second: it is not S's card of trick 2 (S then leads the S3)."""

@@ -308,6 +308,9 @@ class TableTracker:
         self._doubtful: set[tuple[Seat, int]] = set()  # a wrong turn not yet read surely
         self._doubtful_rows: set[int] = set()  # tricks whose rows disagree, not yet surely
         self._face_ev: dict[Seat, _Evidence] = {}
+        # a face read once at a seat while the other cards of its trick lay face up: his card
+        # of that trick if the next trick begins without one confirmed (seat, trick) -> (card, t)
+        self._glimpses: dict[tuple[Seat, int], tuple[Card, float]] = {}
         self._row_read: dict[Seat, tuple[float, int]] = {}  # last fresh reading: (t, length)
         self._row_grew_t: dict[Seat, float] = {}  # when his row's last card was confirmed
         self._short_alerted: dict[Seat, int] = {}  # cards missing from a row, already alerted
@@ -718,6 +721,7 @@ class TableTracker:
         if ev is None:
             self._face_ev[seat] = ev = _Evidence(first_t=t, last_t=t, votes=Counter([card]),
                                                  latest=card)
+            self._note_glimpse(seat, card, t)
             self._soft_vote(ev.soft, card, candidates)
             return
         if self._fresh:
@@ -743,8 +747,52 @@ class TableTracker:
             self._replace_ghost_play(seat, card, ev, t, out)
             return
         k = max(played, self.row_len[seat]) + 1
+        glimpse = self._glimpses.get((seat, k))
+        if glimpse is not None and card != glimpse[0] and self._gone_before(k, seat, ev.first_t):
+            # first seen after the others' cards of trick k were gathered: his card of the
+            # next trick; the face seen once beside them was his card of trick k
+            self._lay_glimpsed(k, out, only=seat)
+            k += 1
         self._lay(seat, k, card, ev.first_t, out, votes=ev.votes, soft=ev.soft,
                   latest=ev.latest)
+
+    def _note_glimpse(self, seat: Seat, card: Card | None, t: float) -> None:
+        """Keep a face read at ``seat`` beside the face-up cards of the trick his next card
+        goes to: a face seen once (a hand over it the rest of the time) is still his play."""
+        if card is None or not self._fresh:
+            return
+        k = max(self.plays_of(seat), self.row_len[seat]) + 1
+        tr = self.tricks.get(k)
+        if tr is None or seat in tr.plays or (seat, k) in self._glimpses:
+            return
+        if any(s != seat and t - p.last_seen <= _SAME_CARD_GAP_S for s, p in tr.plays.items()):
+            self._glimpses[(seat, k)] = (card, t)
+
+    def _gone_before(self, k: int, seat: Seat, t: float) -> bool:
+        """True when the other players' cards of trick ``k`` were last seen face up well
+        before ``t`` (the trick was gathered)."""
+        tr = self.tricks.get(k)
+        others = [p for s, p in tr.plays.items() if s != seat] if tr is not None else []
+        return bool(others) and all(p.last_seen < t - _SAME_CARD_GAP_S for p in others)
+
+    def _lay_glimpsed(self, k: int, out: list[Event], only: Seat | None = None) -> None:
+        """Every card of trick ``k`` was played (the next trick has begun, or ``only``'s next
+        card appeared after it was gathered): a player whose card of it was never confirmed
+        played the face seen once beside its other cards."""
+        tr = self.tricks.get(k)
+        if tr is None or self.seats is None:
+            return
+        for seat in self.seats if only is None else (only,):
+            glimpse = self._glimpses.get((seat, k))
+            if seat in tr.plays or glimpse is None:
+                continue
+            card, t = glimpse
+            if self._played_before(seat, card, self.plays_of(seat)):
+                continue
+            ev = self._face_ev.get(seat)
+            if ev is not None and ev.first_t <= t:
+                del self._face_ev[seat]  # that same sighting
+            self._lay(seat, k, card, t, out)
 
     def _played_before(self, seat: Seat, card: Card, played: int) -> bool:
         """True when ``card``, newly seen at ``seat`` (whose last play is to trick
@@ -845,6 +893,8 @@ class TableTracker:
                                                trick=k), out)
         if card is not None:
             self._check_revokes(seat, t, out)
+        if k > 1 and len(tr.plays) == 1:
+            self._lay_glimpsed(k - 1, out)
 
     # ------------------------------------------------------------------ tricks
     def _advance(self, t: float, out: list[Event]) -> None:
