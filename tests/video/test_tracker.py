@@ -638,6 +638,32 @@ def test_a_face_seen_once_beside_its_trick_is_his_card_when_the_next_trick_begin
     assert done[3] == {E: Card.from_str("C5"), N: Card.from_str("C7"), S: Card.from_str("CJ")}
 
 
+def test_a_card_read_once_gives_way_to_the_same_card_read_again_and_again_later():
+    """S's card of trick 2 was read once as the C7 and left unread the rest of the time;
+    in trick 4 his face reads C7 in every look. One deck: the C7 is his card of trick 4,
+    and his card of trick 2 is unknown (trick 2 reported again without it)."""
+    tracker, t = _lhombre_after_first_trick(Contract(trump=Suit.HEARTS, declarer=S))
+    rows = {N: ["lost"], E: ["lost"], S: ["won"]}
+    t = _show(tracker, t, {S: "C7"}, rows=rows, times=1)
+    t = _show(tracker, t, {S: None}, {S: None, E: "C5"}, {S: None, E: "C5", N: "C2"},
+              rows=rows, times=8)
+    rows = {N: ["lost"] * 2, E: ["lost"] * 2, S: ["won"] * 2}
+    t = _show(tracker, t, {}, rows=rows, times=16)
+    assert tracker.tricks[2].plays[S].card == Card.from_str("C7")
+    t = _show(tracker, t, {S: "S3"}, {S: "S3", E: "S7"}, {S: "S3", E: "S7", N: "S2"},
+              rows=rows, times=8)
+    rows = {N: ["lost"] * 3, E: ["lost", "lost", "won"], S: ["won", "won", "lost"]}
+    t = _show(tracker, t, {}, rows=rows, times=16)
+    events = []
+    for faces in ({E: "C4"}, {E: "C4", N: "C3"}, {E: "C4", N: "C3", S: "C7"}):
+        for _ in range(24):
+            events += tracker.update(reading(faceup=faces, rows=rows), t)
+            t += 0.125
+    done = {e.number: dict(e.cards) for e in events if isinstance(e, TrickComplete)}
+    assert done[4] == {E: Card.from_str("C4"), N: Card.from_str("C3"), S: Card.from_str("C7")}
+    assert done[2][S] is None and tracker.tricks[2].plays[S].card is None
+
+
 def test_another_players_card_gathered_past_him_is_not_his_next_play():
     """E's D5 of trick 1 is carried past S while the trick is gathered and read at S's
     place for a second: it is not S's card of trick 2 (S then leads the S3)."""

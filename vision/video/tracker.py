@@ -90,6 +90,8 @@ _REVOKE_MIN_READS = 2
 #: prove a revoke on (0.5 on 110 replayed videos: 8 of 265 false alerts fewer, no true one
 #: lost; with the revoker's own card checked too 12 fewer, one true revoke lost).
 _CONTESTED_SHARE = 0.5
+# a card read this often at a seat outweighs the same card read once in his earlier trick
+_OUTREAD_VOTES = 3
 
 
 @dataclass
@@ -741,6 +743,16 @@ class TableTracker:
             return
         if best is None and self.faces_read and t - ev.first_t < self.unread_wait_s:
             return  # a face not read yet (a hand over it): wait a little for its identity
+        weak = self._weak_earlier_play(seat, best, played) if isinstance(best, Card) else None
+        if weak is not None:
+            # one deck: he played this card once only. Read here again and again, it is
+            # this play; his earlier play, read as it just once, was misread
+            if ev.votes[best] < _OUTREAD_VOTES:
+                return
+            old_trick, old_play = weak
+            old_play.card = old_play.latest = None
+            old_play.votes.clear()
+            self._recomplete(old_trick, out)
         del self._face_ev[seat]
         card = best if isinstance(best, Card) else ev.soft.best(self._played_cards())
         if self._row_card_was_a_ghost(seat, t):
@@ -809,7 +821,8 @@ class TableTracker:
         for k, tr in self.tricks.items():
             for s, p in tr.plays.items():
                 if s == seat:
-                    if (k < played or not pending) and card in (p.card, _majority(p)):
+                    if (k < played or not pending) and card in (p.card, _majority(p)) \
+                            and not (k < played and self._read_once(tr, p)):
                         return True
                 elif k in (played, upcoming) and card in (p.card, _majority(p)) \
                         and not (k == played and not pending and _contested(p)
@@ -819,6 +832,23 @@ class TableTracker:
                         and p.votes[card] >= 2:
                     return True
         return False
+
+    @staticmethod
+    def _read_once(tr: _TrickState, play: _Play) -> bool:
+        """True when ``play``, of a trick already complete, rests on one reading of its face
+        (the others left it unread): a weaker witness than the same card read again and again
+        at the same seat later."""
+        return tr.completed and sum(play.votes.values()) <= 1
+
+    def _weak_earlier_play(self, seat: Seat, card: Card, played: int
+                           ) -> tuple[_TrickState, _Play] | None:
+        """``seat``'s play before his last one taken for ``card`` on one reading, if any."""
+        for k, tr in self.tricks.items():
+            p = tr.plays.get(seat)
+            if p is not None and k < played and card in (p.card, _majority(p)) \
+                    and self._read_once(tr, p):
+                return tr, p
+        return None
 
     def _soft_vote(self, soft: _SoftVotes, card: Card | None,
                    candidates: Sequence[tuple[Card, float]]) -> None:
