@@ -1053,6 +1053,22 @@ def test_a_row_read_a_card_off_is_held_back_and_a_card_turned_wrong_is_alerted()
         [("wrong_orientation", S, 5)]
 
 
+def test_a_row_read_two_cards_short_is_held_back_once_four_cards_disagree():
+    """S's row read two cards short from trick 4 on (as on held-out video 8109: two cards of
+    a tight row never seen apart): every card after the gap stands two tricks early. Once
+    four cards disagree with the winners and all fit the row read two cards later, no more
+    wrong-orientation alerts; with three disagreeing, two cards off is not yet believed."""
+    winners = [N, N, N, S, N, N, S, S, N, N]  # S's cards should lie l l l w l l w w l l
+    seen = "lll" + "lwwll"  # after 10 tricks: trick 4's and 5's cards missed, 6.. read as 4..
+    tr = _tracker_with_row(seen, winners[:8])
+    assert tr._row_shifted(S, 8)
+    out: list = []
+    tr._check_orientation(tr.tricks[8], S, out)
+    assert not [a for a in out if isinstance(a, Alert)]
+    early = _tracker_with_row(seen[:6], winners[:6])  # disagreeing at 4, 5, 6 only
+    assert not early._row_shifted(S, 6)
+
+
 def test_readings_of_a_card_first_taken_for_another_do_not_become_the_next_play():
     """S's S2 of trick 2 was read as another card on the first looks (as on held-out video
     7503), so the S2 readings that followed piled up as if for his next card too; once his
