@@ -618,6 +618,18 @@ def test_new_cards_of_every_player_are_laid_when_no_row_shows_the_last_trick():
                                    E: Card.from_str("CJ")}
 
 
+def _reports(tracker, t, *steps, rows):  # type: ignore[no-untyped-def]
+    """Feed each step's face-up cards for 3 s; the last report of each trick: its cards."""
+    done = {}
+    for faces in steps:
+        for _ in range(24):
+            for e in tracker.update(reading(faceup=faces, rows=rows), t):
+                if isinstance(e, TrickComplete):
+                    done[e.number] = dict(e.cards)
+            t += 0.125
+    return done
+
+
 def test_a_face_seen_once_beside_its_trick_is_his_card_when_the_next_trick_begins():
     """N's S2 shows once beside S's and E's cards of trick 2, then a hand covers it until the
     trick is gathered out of view of the rows. When E leads to trick 3, every card of trick
@@ -628,12 +640,8 @@ def test_a_face_seen_once_beside_its_trick_is_his_card_when_the_next_trick_begin
     t = _show(tracker, t, {S: "S3", E: "S7", N: "S2"}, rows=stale, times=1)
     t = _show(tracker, t, {S: "S3", E: "S7"}, rows=stale, times=8)
     t = _show(tracker, t, {}, rows=stale, times=16)  # gathered
-    events = []
-    for faces in ({E: "C5"}, {E: "C5", N: "C7"}, {E: "C5", N: "C7", S: "CJ"}):
-        for _ in range(24):
-            events += tracker.update(reading(faceup=faces, rows=stale), t)
-            t += 0.125
-    done = {e.number: dict(e.cards) for e in events if isinstance(e, TrickComplete)}
+    done = _reports(tracker, t, {E: "C5"}, {E: "C5", N: "C7"}, {E: "C5", N: "C7", S: "CJ"},
+                    rows=stale)
     assert done[2] == {S: Card.from_str("S3"), E: Card.from_str("S7"), N: Card.from_str("S2")}
     assert done[3] == {E: Card.from_str("C5"), N: Card.from_str("C7"), S: Card.from_str("CJ")}
 
@@ -654,12 +662,8 @@ def test_a_card_read_once_gives_way_to_the_same_card_read_again_and_again_later(
               rows=rows, times=8)
     rows = {N: ["lost"] * 3, E: ["lost", "lost", "won"], S: ["won", "won", "lost"]}
     t = _show(tracker, t, {}, rows=rows, times=16)
-    events = []
-    for faces in ({E: "C4"}, {E: "C4", N: "C3"}, {E: "C4", N: "C3", S: "C7"}):
-        for _ in range(24):
-            events += tracker.update(reading(faceup=faces, rows=rows), t)
-            t += 0.125
-    done = {e.number: dict(e.cards) for e in events if isinstance(e, TrickComplete)}
+    done = _reports(tracker, t, {E: "C4"}, {E: "C4", N: "C3"}, {E: "C4", N: "C3", S: "C7"},
+                    rows=rows)
     assert done[4] == {E: Card.from_str("C4"), N: Card.from_str("C3"), S: Card.from_str("C7")}
     assert done[2][S] is None and tracker.tricks[2].plays[S].card is None
 

@@ -90,7 +90,7 @@ _REVOKE_MIN_READS = 2
 #: prove a revoke on (0.5 on 110 replayed videos: 8 of 265 false alerts fewer, no true one
 #: lost; with the revoker's own card checked too 12 fewer, one true revoke lost).
 _CONTESTED_SHARE = 0.5
-# a card read this often at a seat outweighs the same card read once in his earlier trick
+#: A card read this often at a seat outweighs the same card read once in his earlier trick.
 _OUTREAD_VOTES = 3
 
 
