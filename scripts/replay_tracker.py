@@ -1,7 +1,7 @@
 """Record what the video tracker is given, then replay it in seconds to try tracker changes.
 
     .venv/bin/python scripts/replay_tracker.py record --out REC.pkl VIDEO.mp4 [video options]
-    .venv/bin/python scripts/replay_tracker.py replay REC.pkl [REC2.pkl ...]
+    .venv/bin/python scripts/replay_tracker.py replay REC.pkl [REC2.pkl ...] [--detail]
 
 Analysing a rendered video with the shipped models takes a minute; the tracker's share of
 that is a few per cent, and the tracker never sees pixels - only the readings
@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from vision.errors import TrickvisionError  # noqa: E402
-from vision.video.events import CardsTurned  # noqa: E402
+from vision.video.events import CardsTurned, Event, TrickComplete  # noqa: E402
 from vision.video.tracker import TableTracker  # noqa: E402
 
 FORMAT = 1
@@ -96,7 +96,25 @@ def replay(recording: dict[str, Any]) -> dict[str, Any]:
         seen = tr.turned.get(seat) if tr is not None else None
         if seen is None or seen[0] is not o:
             wrong_rows.append(f"{seat}{k}")
-    return {"score": score, "rows": len(true_rows), "wrong_rows": wrong_rows}
+    details = trick_details(truth_events(truth), events, score.wrong)
+    return {"score": score, "rows": len(true_rows), "wrong_rows": wrong_rows, "details": details}
+
+
+def trick_details(true_events: list[Event], events: list[Event], numbers: list[int]
+                  ) -> list[str]:
+    """One line per trick of ``numbers``: its true cards and winner against the tracker's
+    last report of it (a trick may be reported again)."""
+    def last_reports(evs: list[Event]) -> dict[int, TrickComplete]:
+        return {e.number: e for e in evs if isinstance(e, TrickComplete)}
+
+    def text(e: TrickComplete | None) -> str:
+        if e is None:
+            return "not reported"
+        cards = " ".join(f"{s.name}:{c if c is not None else '?'}" for s, c in e.cards)
+        return f"{cards}, won by {e.winner.name if e.winner is not None else '?'}"
+
+    truth, got = last_reports(true_events), last_reports(events)
+    return [f"trick {k}: true {text(truth.get(k))}; read {text(got.get(k))}" for k in numbers]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -109,6 +127,9 @@ def main(argv: list[str] | None = None) -> int:
                           "the .truth.json beside the video)")
     rep = sub.add_parser("replay", help="score the working tree's tracker on recordings")
     rep.add_argument("recordings", type=Path, nargs="+")
+    rep.add_argument("--detail", action="store_true",
+                     help="under each recording, its wrong tricks: true cards and winner "
+                          "against the tracker's")
     args = p.parse_args(argv)
     try:
         if args.command == "record":
@@ -131,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
             s = r["score"]
             print(f"{path.name:32s} {s.summary()}; row cards wrong {len(r['wrong_rows'])}"
                   f"/{r['rows']} {' '.join(r['wrong_rows'])}")
+            if args.detail:
+                for line in r["details"]:
+                    print(f"    {line}")
             for i, v in enumerate((s.tricks_right, s.tricks_true, len(s.missed),
                                    len(s.invented), s.alerts_found - len(s.alerts_extra),
                                    len(s.alerts_extra), len(r["wrong_rows"]), r["rows"])):

@@ -41,3 +41,25 @@ def test_replay_refuses_other_files(replay_tracker, tmp_path, capsys):  # type: 
     assert replay_tracker.main(["replay", str(other)]) == 2
     assert "not a recording" in capsys.readouterr().err
     assert replay_tracker.main(["replay", str(tmp_path / "missing.pkl")]) == 2
+
+
+def test_detail_sets_each_wrong_trick_against_the_truth(replay_tracker):  # type: ignore[no-untyped-def]
+    """The last report of a trick counts: one reported again with the right card is right."""
+    from vision.cards import Card
+    from vision.seats import Seat
+    from vision.video.events import TrickComplete
+
+    def trick(number, cards, winner):  # type: ignore[no-untyped-def]
+        return TrickComplete(t=1.0, number=number, leader=Seat.N, winner=winner, cards=tuple(
+            (s, Card.from_str(c) if c else None) for s, c in cards))
+
+    n, e, s = Seat.N, Seat.E, Seat.S
+    truth = [trick(1, [(n, "SA"), (e, "S7"), (s, "S2")], n),
+             trick(2, [(n, "HK"), (e, "H5"), (s, "HA")], s)]
+    read = [trick(1, [(n, "SA"), (e, "S7"), (s, "S3")], n),
+            trick(2, [(n, "HK"), (e, None), (s, "HA")], None),
+            trick(1, [(n, "SA"), (e, "S7"), (s, "S2")], n)]
+    assert replay_tracker.trick_details(truth, read, [2, 3]) == [
+        "trick 2: true N:HK E:H5 S:HA, won by S; read N:HK E:? S:HA, won by ?",
+        "trick 3: true not reported; read not reported",
+    ]
