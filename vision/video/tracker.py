@@ -758,7 +758,7 @@ class TableTracker:
         if self._row_card_was_a_ghost(seat, t):
             self._replace_ghost_play(seat, card, ev, t, out)
             return
-        k = max(played, self.row_len[seat]) + 1
+        k = self._upcoming(seat, played)
         glimpse = self._glimpses.get((seat, k))
         if glimpse is not None and card != glimpse[0] and self._gone_before(k, seat, ev.first_t):
             # first seen after the others' cards of trick k were gathered: his card of the
@@ -768,12 +768,17 @@ class TableTracker:
         self._lay(seat, k, card, ev.first_t, out, votes=ev.votes, soft=ev.soft,
                   latest=ev.latest)
 
+    def _upcoming(self, seat: Seat, played: int) -> int:
+        """The trick ``seat``'s next card goes to: after his last play (to trick ``played``)
+        and after the last card of his row."""
+        return max(played, self.row_len[seat]) + 1
+
     def _note_glimpse(self, seat: Seat, card: Card | None, t: float) -> None:
         """Keep a face read at ``seat`` beside the face-up cards of the trick his next card
         goes to: a face seen once (a hand over it the rest of the time) is still his play."""
         if card is None or not self._fresh:
             return
-        k = max(self.plays_of(seat), self.row_len[seat]) + 1
+        k = self._upcoming(seat, self.plays_of(seat))
         tr = self.tricks.get(k)
         if tr is None or seat in tr.plays or (seat, k) in self._glimpses:
             return
@@ -817,7 +822,7 @@ class TableTracker:
         not count: this is more likely his new card, and that play its other card (settled
         by :meth:`_settle_contested_duplicates`)."""
         pending = played > self.row_len[seat]
-        upcoming = max(played, self.row_len[seat]) + 1
+        upcoming = self._upcoming(seat, played)
         for k, tr in self.tricks.items():
             for s, p in tr.plays.items():
                 if s == seat:
