@@ -314,6 +314,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--phantom-certainty", type=float, default=None,
                         help="row reader: drop unsure boxes between two neighbours "
                         "(default: the reader's)")
+    parser.add_argument("--min-confidence", type=float, default=None,
+                        help="row reader: orientation confidence below which a card is "
+                        "unknown (default: the reader's)")
     parser.add_argument("--sizes", default="1920x1080,1280x960,1280x720,640x480",
                         help="photo sizes WxH, commas (taken in turn)")
     parser.add_argument("--stages", default=",".join(STAGES),
@@ -359,8 +362,9 @@ def main(argv: list[str] | None = None) -> int:
         detector = CardDetector(args.model, axis=axis, ghost_check=args.ghost_check, **options)
     from vision.table.rows import RowSettings
 
-    row_settings = RowSettings() if args.phantom_certainty is None else RowSettings(
-        phantom_certainty=args.phantom_certainty)
+    row_options = {k: v for k, v in (("phantom_certainty", args.phantom_certainty),
+                                     ("min_confidence", args.min_confidence)) if v is not None}
+    row_settings = RowSettings(**row_options)
     summaries = []
     for label, n, hard, base in (
         ("normal", args.n, False, args.seed_base),

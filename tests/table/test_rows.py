@@ -17,7 +17,7 @@ from vision.table.rows import (
     which_on_top,
 )
 
-from .conftest import BRIDGE, CENTRE, card_quad, draw, make_row, make_table
+from .conftest import BRIDGE, CENTRE, TOWARD, card_quad, draw, make_row, make_table
 
 LETTER = {Orientation.WON: "W", Orientation.LOST: "L", Orientation.UNKNOWN: "?"}
 
@@ -253,3 +253,17 @@ def test_a_box_straddling_two_row_cards_is_dropped_but_an_unsure_real_card_is_ke
     unsure_real = np.full(5, 0.99)
     unsure_real[2] = 0.1
     assert lengths(real, unsure_real, on)[0] == 5
+
+
+def test_early_in_a_deal_a_short_row_does_not_place_the_middle():
+    """Rows start at the player's left: after two tricks, W's two cards lie north of the
+    middle. Taken for the middle's height, they put N's lone card on E's side."""
+    patterns = {Seat.N: "L", Seat.E: "W", Seat.S: "WL", Seat.W: "LW"}
+    quads = []
+    for seat, pattern in patterns.items():
+        toward = np.array(TOWARD[seat], float)
+        to_his_left = -np.array([toward[1], -toward[0]])
+        quads += [q + 250.0 * to_his_left for q in make_row(seat, pattern)]
+    quads = np.array(quads)
+    reading = RowReader().read(quads, np.zeros(len(quads), bool), np.ones(len(quads)))
+    assert rows_as_text(reading) == {Seat.N: "L", Seat.E: "W", Seat.S: "WL", Seat.W: "LW"}

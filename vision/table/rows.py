@@ -33,6 +33,11 @@ from vision.table.reading import SeenCard, TableReading
 #: Typical long/short ratio of a playing card (bridge 88.9/57.2 = 1.55, poker 1.40).
 CARD_ASPECT = 1.45
 # detector scores of a sure box and of a doubtful one (a ghost beside a face-up card)
+#: A row starts at its player's left, so a short one does not lie across the table's middle;
+#: and early in a deal a card boxed twice looks like a row of two. Only a row of this many
+#: boxes, alone on its axis, places the middle (with 2, held-out photos read a lone card's
+#: double box as a row and put the middle beside it: every seat of the photo went wrong).
+MIN_CENTRING_ROW = 4
 _SURE_BOX = 0.8
 _UNSURE_BOX = 0.6
 
@@ -526,6 +531,8 @@ class RowReader:
     def _refine_centre(
         geo: CardGeometry, pieces: list[list[int]], seats: list[Seat], centre: np.ndarray
     ) -> np.ndarray:
+        """The table's middle from the rows: between opposite rows where both were found;
+        from one row alone only when it holds :data:`MIN_CENTRING_ROW` boxes or more."""
         big: dict[Seat, list[int]] = {}
         for p, seat in zip(pieces, seats, strict=True):
             if len(p) >= 2:
@@ -535,12 +542,14 @@ class RowReader:
             new[0] = (geo.centers[big[Seat.W], 0].mean() + geo.centers[big[Seat.E], 0].mean()) / 2
         elif Seat.N in big or Seat.S in big:
             row = big.get(Seat.S) or big.get(Seat.N) or []
-            new[0] = geo.centers[row, 0].mean()
+            if len(row) >= MIN_CENTRING_ROW:
+                new[0] = geo.centers[row, 0].mean()
         if Seat.N in big and Seat.S in big:
             new[1] = (geo.centers[big[Seat.N], 1].mean() + geo.centers[big[Seat.S], 1].mean()) / 2
         elif Seat.W in big or Seat.E in big:
             row = big.get(Seat.W) or big.get(Seat.E) or []
-            new[1] = geo.centers[row, 1].mean()
+            if len(row) >= MIN_CENTRING_ROW:
+                new[1] = geo.centers[row, 1].mean()
         return new
 
     # -- order --------------------------------------------------------------------------
