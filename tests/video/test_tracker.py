@@ -1357,3 +1357,42 @@ def test_a_first_leader_given_as_north_is_kept_in_the_observation():
     """Seat N is 0: a given first leader N must not read as "none given"."""
     tracker = TableTracker("bridge", 8.0, seats=(N, E, S, Seat.W), first_leader=N)
     assert tracker.observation().first_leader is N
+
+
+def test_his_new_card_read_as_a_card_he_played_tricks_ago_is_his_next_card_unread():
+    """One deck: N's face in trick 3 reads D4, his card of trick 1, long in his row. It is
+    his card of trick 3, misread - not a card seen again. So his row card of trick 3 is
+    confirmed with that face, as quickly as the others', and the H5 he leads a second
+    after the gathering is his card of trick 4 (taken for nothing, the face left his row
+    card of trick 3 waiting longer, and the H5 went to trick 3)."""
+    tracker, t = _lhombre_after_first_trick(Contract(trump=Suit.HEARTS, declarer=S))
+    one = {N: ["lost"], E: ["lost"], S: ["won"]}
+    t = _show(tracker, t, {S: "S3"}, {S: "S3", E: "S7"}, {S: "S3", E: "S7", N: "SK"},
+              rows=one, times=8)
+    two = {N: ["lost", "won"], E: ["lost", "lost"], S: ["won", "lost"]}
+    t = _show(tracker, t, {}, rows=two, times=16)
+    t = _show(tracker, t, {N: "D4"}, {N: "D4", E: "C4"}, {N: "D4", E: "C4", S: "C2"},
+              rows=two, times=8)
+    three = {N: ["lost", "won", "won"], E: ["lost", "lost", "lost"], S: ["won", "lost", "lost"]}
+    t = _show(tracker, t, {}, rows=three, times=8)  # gathered
+    done = _reports(tracker, t, {N: "H5"}, {N: "H5", E: "H4"}, {N: "H5", E: "H4", S: "H2"},
+                    rows=three)
+    assert done[4] == {N: Card.from_str("H5"), E: Card.from_str("H4"), S: Card.from_str("H2")}
+    assert N in tracker.tricks[3].plays and tracker.tricks[3].plays[N].card is None
+
+
+def test_a_trick_whose_rows_name_a_side_is_won_by_the_partner_who_leads_next():
+    """Bridge: S's face in trick 1 is never read and the rows show N-S won it - N with his
+    C9 or S with his unknown card. S leads to trick 2: the winner leads, so S won trick 1."""
+    tracker = TableTracker("bridge", 8.0, seats=(N, E, S, Seat.W), dealer=Seat.W,
+                           contract=Contract(trump=Suit.HEARTS, declarer=S))
+    W = Seat.W
+    t = _show(tracker, 0.0, {W: "C4"}, {W: "C4", N: "C9"}, {W: "C4", N: "C9", E: "C5"},
+              {W: "C4", N: "C9", E: "C5", S: None}, times=8)
+    one = {N: ["won"], E: ["lost"], S: ["won"], W: ["lost"]}
+    t = _show(tracker, t, {}, rows=one, times=16)
+    assert tracker.tricks[1].winner is None
+    done = _reports(tracker, t, {S: "D2"}, {S: "D2", W: "D5"}, {S: "D2", W: "D5", N: "DK"},
+                    {S: "D2", W: "D5", N: "DK", E: "D3"}, rows=one)
+    assert tracker.tricks[1].winner is S
+    assert tracker.tricks[2].leader is S and done[2][S] == Card.from_str("D2")

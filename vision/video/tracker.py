@@ -715,7 +715,9 @@ class TableTracker:
             if card is None or last.card is None or card == last.card:
                 return
         if card is not None and self._played_before(seat, card, played):
-            return  # a misreading, or a played card seen in passing: not a new play
+            if not self._new_face_misread(seat, card, played):
+                return  # a misreading, or a played card seen in passing: not a new play
+            card = None  # his next card, read as one gone before: a face left unread
         if card is not None and played > self.row_len[seat] and \
                 self.tricks[played].plays[seat].card == card:
             return
@@ -837,6 +839,25 @@ class TableTracker:
                         and p.votes[card] >= 2:
                     return True
         return False
+
+    def _new_face_misread(self, seat: Seat, card: Card, played: int) -> bool:
+        """True when ``card``, read at ``seat`` whose last card is already in his row, was
+        played only to tricks turned before his last one (by him or another player): one
+        deck, so the face is not that card but one lying at his place - his next card,
+        misread. (His last card may still show while he turns it; a card of the trick being
+        gathered or of the next one lies face up at another place.)"""
+        if played > self.row_len[seat]:
+            return False
+        upcoming = self._upcoming(seat, played)
+        gone = False
+        for k, tr in self.tricks.items():
+            for p in tr.plays.values():
+                if card not in (p.card, _majority(p)):
+                    continue
+                if k >= played or k == upcoming or not tr.turned_done:
+                    return False
+                gone = True
+        return gone
 
     @staticmethod
     def _read_once(tr: _TrickState, play: _Play) -> bool:
@@ -987,6 +1008,9 @@ class TableTracker:
         """Emit ``tr`` as complete once its winner is known from the rules or from the rows;
         ``force``: complete it all the same, the winner unknown where neither proves one."""
         leader, order, agrees = self._play_order(tr)
+        prev = self.tricks.get(tr.number - 1)
+        if prev is not None and leader is not None:
+            self._winner_from_next_lead(prev, leader, out)
         # the identity most often read while the card lay face up (it may have been
         # misread at first, when it was laid); a face never read for sure, from its candidates
         cards = [self._card_of(tr, s) for s in order]
@@ -1078,9 +1102,8 @@ class TableTracker:
         return {c for k, tr in self.tricks.items() for s, p in tr.plays.items()
                 if (k, s) != but and (c := _majority(p)) is not None}
 
-    def _winner_from_rows(self, tr: _TrickState, order: list[Seat],
-                          cards: list[Card | None]) -> Seat | None:
-        """The winner the orientations show; narrows the trump candidates when cards are known."""
+    def _row_candidates(self, tr: _TrickState, order: list[Seat]) -> list[Seat]:
+        """The players whose win every row of ``tr`` shows (bridge: both of a side)."""
         won = {s for s, (o, _) in tr.turned.items() if o is Orientation.WON}
         lost = {s for s, (o, _) in tr.turned.items() if o is Orientation.LOST}
         candidates: list[Seat] = []
@@ -1088,6 +1111,29 @@ class TableTracker:
             expect_won = self.game.winners(s, order)
             if all(x in won for x in expect_won) and not (set(order) - expect_won) - lost:
                 candidates.append(s)
+        return candidates
+
+    def _winner_from_next_lead(self, prev: _TrickState, leader: Seat,
+                               out: list[Event]) -> None:
+        """The winner of a trick leads the next one. A trick left without a winner - its
+        rows name a side (bridge), a face was never read to tell the partners apart - is
+        won by the partner who led the next trick."""
+        if not prev.completed or prev.winner is not None or prev.leader is None or \
+                self.seats is None or len(prev.turned) < len(self.seats):
+            return
+        order = self.game.play_order(prev.leader, self.seats)
+        if leader not in self._row_candidates(prev, order):
+            return
+        cards = [_majority(prev.plays[s]) if s in prev.plays else None for s in order]
+        prev.winner, prev.winner_source = leader, "rows"
+        t_turn = max(x[1] for x in prev.turned.values())
+        self._report_trick(prev, ("complete", prev.number, "next lead"), t_turn, order, cards,
+                           out)
+
+    def _winner_from_rows(self, tr: _TrickState, order: list[Seat],
+                          cards: list[Card | None]) -> Seat | None:
+        """The winner the orientations show; narrows the trump candidates when cards are known."""
+        candidates = self._row_candidates(tr, order)
         if not candidates:
             return None
         if all(c is not None for c in cards):
