@@ -1396,3 +1396,25 @@ def test_a_trick_whose_rows_name_a_side_is_won_by_the_partner_who_leads_next():
                     {S: "D2", W: "D5", N: "DK", E: "D3"}, rows=one)
     assert tracker.tricks[1].winner is S
     assert tracker.tricks[2].leader is S and done[2][S] == Card.from_str("D2")
+
+
+def test_a_card_read_in_a_trick_its_rows_deny_gives_way_to_the_same_card_read_later():
+    """S's card of trick 2 is read as the C7 in every look, which wins that trick, but every
+    row shows E won it: a face was misread. In trick 4 S's face reads C7 again and again.
+    One deck: the C7 is his card of trick 4; his card of trick 2 becomes unknown, and that
+    trick is won by E, as the rows show."""
+    tracker, t = _lhombre_after_first_trick(Contract(trump=Suit.HEARTS, declarer=S))
+    one = {N: ["lost"], E: ["lost"], S: ["won"]}
+    t = _show(tracker, t, {S: "C7"}, {S: "C7", E: "C5"}, {S: "C7", E: "C5", N: "C2"},
+              rows=one, times=8)
+    two = {N: ["lost", "lost"], E: ["lost", "won"], S: ["won", "lost"]}
+    t = _show(tracker, t, {}, rows=two, times=16)
+    assert tracker.tricks[2].winner is S
+    t = _show(tracker, t, {E: "C6"}, {E: "C6", N: "C3"}, {E: "C6", N: "C3", S: "S2"},
+              rows=two, times=8)
+    three = {N: ["lost"] * 3, E: ["lost", "won", "won"], S: ["won", "lost", "lost"]}
+    t = _show(tracker, t, {}, rows=three, times=16)
+    done = _reports(tracker, t, {E: "CK"}, {E: "CK", N: "C4"}, {E: "CK", N: "C4", S: "C7"},
+                    rows=three)
+    assert done[4] == {E: Card.from_str("CK"), N: Card.from_str("C4"), S: Card.from_str("C7")}
+    assert done[2][S] is None and tracker.tricks[2].winner is E

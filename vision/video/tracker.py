@@ -829,7 +829,7 @@ class TableTracker:
             for s, p in tr.plays.items():
                 if s == seat:
                     if (k < played or not pending) and card in (p.card, _majority(p)) \
-                            and not (k < played and self._read_once(tr, p)):
+                            and not (k < played and self._weak_witness(tr, p)):
                         return True
                 elif k in (played, upcoming) and card in (p.card, _majority(p)) \
                         and not (k == played and not pending and _contested(p)
@@ -859,20 +859,27 @@ class TableTracker:
                 gone = True
         return gone
 
-    @staticmethod
-    def _read_once(tr: _TrickState, play: _Play) -> bool:
-        """True when ``play``, of a trick already complete, rests on one reading of its face
-        (the others left it unread): a weaker witness than the same card read again and again
-        at the same seat later."""
-        return tr.completed and sum(play.votes.values()) <= 1
+    def _weak_witness(self, tr: _TrickState, play: _Play) -> bool:
+        """True when ``play``, of a trick already complete, is a weaker witness than the same
+        card read again and again at the same seat later: it rests on one reading of its face
+        (the others left it unread), or its trick's rows lie against the winner its faces
+        gave in two rows or more (one card turned the wrong way puts one row at odds; two
+        say a face was misread)."""
+        if not tr.completed:
+            return False
+        if sum(play.votes.values()) <= 1:
+            return True
+        return tr.turned_done and tr.winner is not None and tr.winner_source == "rules" \
+            and self._misfits(tr, tr.winner) >= 2
 
     def _weak_earlier_play(self, seat: Seat, card: Card, played: int
                            ) -> tuple[_TrickState, _Play] | None:
-        """``seat``'s play before his last one taken for ``card`` on one reading, if any."""
+        """``seat``'s play before his last one taken for ``card`` on weak evidence
+        (:meth:`_weak_witness`), if any."""
         for k, tr in self.tricks.items():
             p = tr.plays.get(seat)
             if p is not None and k < played and card in (p.card, _majority(p)) \
-                    and self._read_once(tr, p):
+                    and self._weak_witness(tr, p):
                 return tr, p
         return None
 
@@ -1065,6 +1072,10 @@ class TableTracker:
         cards = [_majority(tr.plays[s]) if s in tr.plays else None for s in order]
         if all(c is not None for c in cards) and self.trump_known and tr.winner_source != "rows":
             tr.winner = self._rules_winner(order, cards)
+        elif tr.winner_source == "rules" and self.seats is not None and \
+                len(tr.turned) >= len(self.seats):
+            # the faces no longer name the winner: the rows do, or nobody
+            tr.winner, tr.winner_source = self._winner_from_rows(tr, order, cards), "rows"
         self._report_trick(tr, ("complete", tr.number, "card", tuple(cards)),
                            max(p.t for p in tr.plays.values()), order, cards, out)
 
