@@ -139,6 +139,10 @@ def points_in_quads(points: np.ndarray, quads: np.ndarray) -> np.ndarray:
     quads = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
     points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
     edges = np.roll(quads, -1, axis=1) - quads                    # (M, 4, 2)
-    rel = points[None, :, None, :] - quads[:, None, :, :]         # (M, N, 4, 2)
-    cross = edges[:, None, :, 0] * rel[..., 1] - edges[:, None, :, 1] * rel[..., 0]
-    return np.asarray((cross >= 0).all(axis=2) | (cross <= 0).all(axis=2))
+    # side of edge (q, q + e) for point p: e x (p - q) = (e_x, -e_y) . (p_y, p_x) - e x q,
+    # one matrix product for every edge and point (the pipeline asks this of a few thousand
+    # points per frame)
+    normals = np.stack([-edges[..., 1], edges[..., 0]], axis=-1).reshape(-1, 2)  # (4M, 2)
+    offset = (edges[..., 0] * quads[..., 1] - edges[..., 1] * quads[..., 0]).reshape(-1, 1)
+    cross = (normals @ points.T - offset).reshape(len(quads), 4, len(points))
+    return np.asarray((cross >= 0).all(axis=1) | (cross <= 0).all(axis=1))

@@ -58,7 +58,6 @@ def cloth_ghosts(image: np.ndarray, quads: np.ndarray, face_up: np.ndarray,
     covered = points_in_quads(pts, quads)                     # (n, n * G)
     covered[np.repeat(np.arange(n), g), np.arange(n * g)] = False  # not covered by itself
     free = (in_image & ~covered.any(axis=0)).reshape(n, g)
-    own = _lab(image, pts).reshape(n, g, 3)
     # the cloth: a grid over the image, away from every box (grown by a fifth)
     cx, cy = np.meshgrid((np.arange(_CLOTH[0]) + 0.5) * w / _CLOTH[0],
                          (np.arange(_CLOTH[1]) + 0.5) * h / _CLOTH[1])
@@ -68,17 +67,23 @@ def cloth_ghosts(image: np.ndarray, quads: np.ndarray, face_up: np.ndarray,
     table = table[~points_in_quads(table, grown).any(axis=0)]
     if len(table) < 20:
         return ghost  # the image is all cards: no cloth to compare with
-    cloth = _lab(image, table)
+    judged = free.mean(axis=1) >= min_uncovered
+    mine = free & judged[:, None]
+    colours = _lab(image, np.concatenate([pts[mine.ravel()], table]))
+    own, cloth = colours[: int(mine.sum())], colours[int(mine.sum()):]
     need = max(3, int(np.ceil(min_cloth * len(cloth))))
     # Share of each box's uncovered points whose colour the cloth shows (at least ``need``
     # cloth points within ``match``; Lab from float BGR has L in [0, 100], a and b about
-    # [-127, 127], so distances are Delta E).
+    # [-127, 127], so distances are Delta E). Squared distances of all points at once.
+    own64, cloth64 = own.astype(np.float64), cloth.astype(np.float64)
+    d2 = ((own64**2).sum(axis=1)[:, None] + (cloth64**2).sum(axis=1)[None, :]
+          - 2.0 * own64 @ cloth64.T)
+    shown = (d2 < match * match).sum(axis=1) >= need
     explained = np.full(n, np.nan)
-    for i in range(n):
-        if free[i].mean() < min_uncovered:
-            continue
-        d = np.linalg.norm(own[i, free[i], None, :] - cloth[None, :, :], axis=-1)
-        explained[i] = float(np.mean((d < match).sum(axis=1) >= need))
+    box_of = np.repeat(np.arange(n), g)[mine.ravel()]
+    counts = np.bincount(box_of, minlength=n)
+    hits = np.bincount(box_of, weights=shown, minlength=n)
+    explained[judged] = hits[judged] / np.maximum(counts[judged], 1)
     for side in (False, True):
         idx = np.flatnonzero((face_up == side) & np.isfinite(explained))
         if len(idx) == 0:
