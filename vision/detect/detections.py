@@ -139,10 +139,11 @@ def points_in_quads(points: np.ndarray, quads: np.ndarray) -> np.ndarray:
     quads = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
     points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
     edges = np.roll(quads, -1, axis=1) - quads                    # (M, 4, 2)
-    # side of edge (q, q + e) for point p: e x (p - q) = (e_x, -e_y) . (p_y, p_x) - e x q,
-    # one matrix product for every edge and point (the pipeline asks this of a few thousand
-    # points per frame)
-    normals = np.stack([-edges[..., 1], edges[..., 0]], axis=-1).reshape(-1, 2)  # (4M, 2)
-    offset = (edges[..., 0] * quads[..., 1] - edges[..., 1] * quads[..., 0]).reshape(-1, 1)
-    cross = (normals @ points.T - offset).reshape(len(quads), 4, len(points))
+    # side of edge (q, q + e) for point p: e x (p - q) = e_x p_y - e_y p_x - e x q, as outer
+    # products (the pipeline asks this of a few thousand points per frame; no matrix
+    # product: BLAS threads would fight the detector's for the cores)
+    ex, ey = edges[..., 0].reshape(-1, 1), edges[..., 1].reshape(-1, 1)  # (4M, 1)
+    offset = ex * quads[..., 1].reshape(-1, 1) - ey * quads[..., 0].reshape(-1, 1)
+    cross = (ex * points[None, :, 1] - ey * points[None, :, 0] - offset)
+    cross = cross.reshape(len(quads), 4, len(points))
     return np.asarray((cross >= 0).all(axis=1) | (cross <= 0).all(axis=1))

@@ -74,10 +74,9 @@ def cloth_ghosts(image: np.ndarray, quads: np.ndarray, face_up: np.ndarray,
     need = max(3, int(np.ceil(min_cloth * len(cloth))))
     # Share of each box's uncovered points whose colour the cloth shows (at least ``need``
     # cloth points within ``match``; Lab from float BGR has L in [0, 100], a and b about
-    # [-127, 127], so distances are Delta E). Squared distances of all points at once.
-    own64, cloth64 = own.astype(np.float64), cloth.astype(np.float64)
-    d2 = ((own64**2).sum(axis=1)[:, None] + (cloth64**2).sum(axis=1)[None, :]
-          - 2.0 * own64 @ cloth64.T)
+    # [-127, 127], so distances are Delta E). Squared distances of all points at once (no
+    # matrix product: BLAS threads would fight the detector's for the cores).
+    d2 = sum((own[:, None, c] - cloth[None, :, c]) ** 2 for c in range(3))
     shown = (d2 < match * match).sum(axis=1) >= need
     explained = np.full(n, np.nan)
     box_of = np.repeat(np.arange(n), g)[mine.ravel()]
