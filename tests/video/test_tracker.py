@@ -291,6 +291,11 @@ def _show(tracker, t, *steps, rows=None, times=4):  # type: ignore[no-untyped-de
     return t
 
 
+def _one_by_one(*plays):  # type: ignore[no-untyped-def]
+    """The face-up cards as each of ``plays`` (seat, card) is laid: steps for :func:`_show`."""
+    return [dict(plays[:k]) for k in range(1, len(plays) + 1)]
+
+
 def _lhombre_after_first_trick(contract=None):  # type: ignore[no-untyped-def]
     """A l'hombre tracker with trick 1 (E D5, N D4, S DK: S wins) laid and turned."""
     tracker = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S, contract=contract)
@@ -658,12 +663,10 @@ def test_a_card_read_once_gives_way_to_the_same_card_read_again_and_again_later(
     rows = {N: ["lost"] * 2, E: ["lost"] * 2, S: ["won"] * 2}
     t = _show(tracker, t, {}, rows=rows, times=16)
     assert tracker.tricks[2].plays[S].card == Card.from_str("C7")
-    t = _show(tracker, t, {S: "S3"}, {S: "S3", E: "S7"}, {S: "S3", E: "S7", N: "S2"},
-              rows=rows, times=8)
+    t = _show(tracker, t, *_one_by_one((S, "S3"), (E, "S7"), (N, "S2")), rows=rows, times=8)
     rows = {N: ["lost"] * 3, E: ["lost", "lost", "won"], S: ["won", "won", "lost"]}
     t = _show(tracker, t, {}, rows=rows, times=16)
-    done = _reports(tracker, t, {E: "C4"}, {E: "C4", N: "C3"}, {E: "C4", N: "C3", S: "C7"},
-                    rows=rows)
+    done = _reports(tracker, t, *_one_by_one((E, "C4"), (N, "C3"), (S, "C7")), rows=rows)
     assert done[4] == {E: Card.from_str("C4"), N: Card.from_str("C3"), S: Card.from_str("C7")}
     assert done[2][S] is None and tracker.tricks[2].plays[S].card is None
 
@@ -1367,16 +1370,13 @@ def test_his_new_card_read_as_a_card_he_played_tricks_ago_is_his_next_card_unrea
     card of trick 3 waiting longer, and the H5 went to trick 3)."""
     tracker, t = _lhombre_after_first_trick(Contract(trump=Suit.HEARTS, declarer=S))
     one = {N: ["lost"], E: ["lost"], S: ["won"]}
-    t = _show(tracker, t, {S: "S3"}, {S: "S3", E: "S7"}, {S: "S3", E: "S7", N: "SK"},
-              rows=one, times=8)
+    t = _show(tracker, t, *_one_by_one((S, "S3"), (E, "S7"), (N, "SK")), rows=one, times=8)
     two = {N: ["lost", "won"], E: ["lost", "lost"], S: ["won", "lost"]}
     t = _show(tracker, t, {}, rows=two, times=16)
-    t = _show(tracker, t, {N: "D4"}, {N: "D4", E: "C4"}, {N: "D4", E: "C4", S: "C2"},
-              rows=two, times=8)
+    t = _show(tracker, t, *_one_by_one((N, "D4"), (E, "C4"), (S, "C2")), rows=two, times=8)
     three = {N: ["lost", "won", "won"], E: ["lost", "lost", "lost"], S: ["won", "lost", "lost"]}
     t = _show(tracker, t, {}, rows=three, times=8)  # gathered
-    done = _reports(tracker, t, {N: "H5"}, {N: "H5", E: "H4"}, {N: "H5", E: "H4", S: "H2"},
-                    rows=three)
+    done = _reports(tracker, t, *_one_by_one((N, "H5"), (E, "H4"), (S, "H2")), rows=three)
     assert done[4] == {N: Card.from_str("H5"), E: Card.from_str("H4"), S: Card.from_str("H2")}
     assert N in tracker.tricks[3].plays and tracker.tricks[3].plays[N].card is None
 
@@ -1387,13 +1387,12 @@ def test_a_trick_whose_rows_name_a_side_is_won_by_the_partner_who_leads_next():
     tracker = TableTracker("bridge", 8.0, seats=(N, E, S, Seat.W), dealer=Seat.W,
                            contract=Contract(trump=Suit.HEARTS, declarer=S))
     W = Seat.W
-    t = _show(tracker, 0.0, {W: "C4"}, {W: "C4", N: "C9"}, {W: "C4", N: "C9", E: "C5"},
-              {W: "C4", N: "C9", E: "C5", S: None}, times=8)
+    t = _show(tracker, 0.0, *_one_by_one((W, "C4"), (N, "C9"), (E, "C5"), (S, None)), times=8)
     one = {N: ["won"], E: ["lost"], S: ["won"], W: ["lost"]}
     t = _show(tracker, t, {}, rows=one, times=16)
     assert tracker.tricks[1].winner is None
-    done = _reports(tracker, t, {S: "D2"}, {S: "D2", W: "D5"}, {S: "D2", W: "D5", N: "DK"},
-                    {S: "D2", W: "D5", N: "DK", E: "D3"}, rows=one)
+    done = _reports(tracker, t, *_one_by_one((S, "D2"), (W, "D5"), (N, "DK"), (E, "D3")),
+                    rows=one)
     assert tracker.tricks[1].winner is S
     assert tracker.tricks[2].leader is S and done[2][S] == Card.from_str("D2")
 
@@ -1405,16 +1404,13 @@ def test_a_card_read_in_a_trick_its_rows_deny_gives_way_to_the_same_card_read_la
     trick is won by E, as the rows show."""
     tracker, t = _lhombre_after_first_trick(Contract(trump=Suit.HEARTS, declarer=S))
     one = {N: ["lost"], E: ["lost"], S: ["won"]}
-    t = _show(tracker, t, {S: "C7"}, {S: "C7", E: "C5"}, {S: "C7", E: "C5", N: "C2"},
-              rows=one, times=8)
+    t = _show(tracker, t, *_one_by_one((S, "C7"), (E, "C5"), (N, "C2")), rows=one, times=8)
     two = {N: ["lost", "lost"], E: ["lost", "won"], S: ["won", "lost"]}
     t = _show(tracker, t, {}, rows=two, times=16)
     assert tracker.tricks[2].winner is S
-    t = _show(tracker, t, {E: "C6"}, {E: "C6", N: "C3"}, {E: "C6", N: "C3", S: "S2"},
-              rows=two, times=8)
+    t = _show(tracker, t, *_one_by_one((E, "C6"), (N, "C3"), (S, "S2")), rows=two, times=8)
     three = {N: ["lost"] * 3, E: ["lost", "won", "won"], S: ["won", "lost", "lost"]}
     t = _show(tracker, t, {}, rows=three, times=16)
-    done = _reports(tracker, t, {E: "CK"}, {E: "CK", N: "C4"}, {E: "CK", N: "C4", S: "C7"},
-                    rows=three)
+    done = _reports(tracker, t, *_one_by_one((E, "CK"), (N, "C4"), (S, "C7")), rows=three)
     assert done[4] == {E: Card.from_str("CK"), N: Card.from_str("C4"), S: Card.from_str("C7")}
     assert done[2][S] is None and tracker.tricks[2].winner is E

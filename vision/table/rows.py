@@ -32,12 +32,12 @@ from vision.table.reading import SeenCard, TableReading
 
 #: Typical long/short ratio of a playing card (bridge 88.9/57.2 = 1.55, poker 1.40).
 CARD_ASPECT = 1.45
-# detector scores of a sure box and of a doubtful one (a ghost beside a face-up card)
 #: A row starts at its player's left, so a short one does not lie across the table's middle;
 #: and early in a deal a card boxed twice looks like a row of two. Only a row of this many
 #: boxes, alone on its axis, places the middle (with 2, held-out photos read a lone card's
 #: double box as a row and put the middle beside it: every seat of the photo went wrong).
 MIN_CENTRING_ROW = 4
+# detector scores of a sure box and of a doubtful one (a ghost beside a face-up card)
 _SURE_BOX = 0.8
 _UNSURE_BOX = 0.6
 
