@@ -1414,3 +1414,28 @@ def test_a_card_read_in_a_trick_its_rows_deny_gives_way_to_the_same_card_read_la
     done = _reports(tracker, t, *_one_by_one((E, "CK"), (N, "C4"), (S, "C7")), rows=three)
     assert done[4] == {E: Card.from_str("CK"), N: Card.from_str("C4"), S: Card.from_str("C7")}
     assert done[2][S] is None and tracker.tricks[2].winner is E
+
+
+def test_rows_read_a_card_off_do_not_overrule_the_faces():
+    """N's row is read one card late from trick 2 on (each place shows the card before it).
+    In trick 4 N's HK, read once, wins by the rules; N's row (read late) shows lost there and
+    E's row, misread, shows won. Two rows against the faces, one face read once: without
+    N's row it would be a misread face; with N's row read a card off, the faces stand."""
+    tracker, t = _lhombre_after_first_trick(Contract(trump=Suit.HEARTS, declarer=S))
+    rows = {N: ["lost"], E: ["lost"], S: ["won"]}
+    for plays, after in (
+        (((S, "S3"), (E, "S7"), (N, "SK")), {N: "LL", E: "LL", S: "WL"}),
+        (((N, "C5"), (E, "C6"), (S, "C2")), {N: "LLW", E: "LLW", S: "WLL"}),
+    ):
+        t = _show(tracker, t, *_one_by_one(*plays), rows=rows, times=8)
+        rows = {s: ["won" if c == "W" else "lost" for c in row] for s, row in after.items()}
+        t = _show(tracker, t, {}, rows=rows, times=16)
+    assert tracker.tricks[3].winner is E
+    t = _show(tracker, t, *_one_by_one((E, "H2"), (S, "H3")), rows=rows, times=8)
+    t = _show(tracker, t, {E: "H2", S: "H3", N: "HK"}, rows=rows, times=1)
+    t = _show(tracker, t, {E: "H2", S: "H3", N: None}, rows=rows, times=8)
+    four = {N: ["lost", "lost", "won", "lost"], E: ["lost", "lost", "won", "won"],
+            S: ["won", "lost", "lost", "lost"]}
+    _show(tracker, t, {}, rows=four, times=16)
+    assert tracker.tricks[4].winner is N and tracker.tricks[4].plays[N].card == \
+        Card.from_str("HK")

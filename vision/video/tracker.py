@@ -1175,7 +1175,8 @@ class TableTracker:
                 for seat in order:
                     if seat in tr.turned:
                         self._check_orientation(tr, seat, out)
-            elif self._misfits(tr, tr.winner) and self._faces_unsure(tr):
+            elif self._misfits(tr, tr.winner) and self._faces_unsure(tr) \
+                    and not self._misfit_rows_doubtful(tr):
                 # Every row agrees on another winner. One card turned the wrong way cannot do
                 # that (it leaves two "won" cards, none, or partners disagreeing); a face read
                 # wrongly can - when one of them was read only once or as two cards. Faces
@@ -1189,6 +1190,15 @@ class TableTracker:
                    out)
         if tr.winner_source != "rules":
             self._check_row_agreement(tr, out)
+
+    def _misfit_rows_doubtful(self, tr: _TrickState) -> bool:
+        """True when a row lying against the rules' winner of ``tr`` is read a card off
+        (:meth:`_row_shifted`): its cards there are its neighbours', and do not overrule the
+        faces."""
+        assert tr.winner is not None
+        return any(o in _SIDES and o is not self.game.orientation(seat, tr.winner)
+                   and self._row_shifted(seat, tr.number)
+                   for seat, (o, _) in tr.turned.items())
 
     @staticmethod
     def _faces_unsure(tr: _TrickState) -> bool:
