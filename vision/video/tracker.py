@@ -1348,7 +1348,8 @@ class TableTracker:
         every other player had turned his card of that trick."""
         play = tr.plays.get(seat)
         others = [x[1] for s, x in tr.turned.items() if s != seat]
-        return play is not None and bool(others) and \
+        every = self.seats is None or len(others) >= len(self.seats) - 1
+        return play is not None and bool(others) and every and \
             play.last_seen > max(others) + _SAME_CARD_GAP_S
 
     def _check_revokes(self, seat: Seat, t: float, out: list[Event]) -> None:
