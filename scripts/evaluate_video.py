@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     keys = ("tricks_true", "tricks_found", "tricks_right", "alerts_true")
     total: dict[str, Any] = {k: 0 for k in keys} | {"missed": 0, "invented": 0,
                                                      "alerts_found": 0, "alerts_extra": 0,
-                                                     "videos": []}
+                                                     "alerts_withdrawn": 0, "videos": []}
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(args.first_seed, args.first_seed + args.n):
             video = render(data, seed)
@@ -86,17 +86,20 @@ def main(argv: list[str] | None = None) -> int:
             found = score["alerts_true"] - len(score["alerts_missed"])
             total["alerts_found"] += found
             total["alerts_extra"] += len(score["alerts_extra"])
+            total["alerts_withdrawn"] += len(score["alerts_withdrawn"])
             total["videos"].append({"video": video.name, "score": score,
                                     "analysed": summary["analysed"], "wall_s": summary["wall_s"]})
             print(f"{video.name:28s} tricks {score['tricks_right']:2d}/{score['tricks_true']:2d} "
                   f"right, {len(score['missed'])} missed, {len(score['invented'])} invented; "
                   f"alerts {found}/{score['alerts_true']} found, "
-                  f"{len(score['alerts_extra'])} false ({summary['wall_s']:.0f} s)", flush=True)
+                  f"{len(score['alerts_extra'])} false, {len(score['alerts_withdrawn'])} "
+                  f"withdrawn ({summary['wall_s']:.0f} s)", flush=True)
     t = total
     print(f"total: {t['tricks_right']} of {t['tricks_true']} tricks right "
           f"({100 * t['tricks_right'] / max(t['tricks_true'], 1):.1f} %), "
           f"{t['tricks_found']} found, {t['missed']} missed, {t['invented']} invented; alerts "
-          f"{t['alerts_found']} of {t['alerts_true']} found, {t['alerts_extra']} false")
+          f"{t['alerts_found']} of {t['alerts_true']} found, {t['alerts_extra']} false "
+          f"({t['alerts_withdrawn']} more raised and withdrawn)")
     if args.out:
         Path(args.out).write_text(json.dumps(total, indent=2))
     return 0

@@ -143,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
             args.out.write_bytes(pickle.dumps(data))
             print(f"{args.out}: {len(data['calls'])} readings")
             return 0
-        totals = [0, 0, 0, 0, 0, 0, 0, 0]
+        totals = [0] * 9
         for path in args.recordings:
             data = pickle.loads(path.read_bytes())
             if data.get("format") != FORMAT:
@@ -157,11 +157,13 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"    {line}")
             for i, v in enumerate((s.tricks_right, s.tricks_true, len(s.missed),
                                    len(s.invented), s.alerts_found - len(s.alerts_extra),
-                                   len(s.alerts_extra), len(r["wrong_rows"]), r["rows"])):
+                                   len(s.alerts_extra), len(r["wrong_rows"]), r["rows"],
+                                   len(s.alerts_withdrawn))):
                 totals[i] += v
         print(f"total: {totals[0]} of {totals[1]} tricks right, {totals[2]} missed, "
-              f"{totals[3]} invented; alerts {totals[4]} right, {totals[5]} false; row cards "
-              f"wrong {totals[6]} of {totals[7]}")
+              f"{totals[3]} invented; alerts {totals[4]} right, {totals[5]} false "
+              f"({totals[8]} more raised and withdrawn); row cards wrong {totals[6]} of "
+              f"{totals[7]}")
         return 0
     except (TrickvisionError, OSError, pickle.UnpicklingError) as exc:
         print(f"replay_tracker: {exc}", file=sys.stderr)

@@ -12,6 +12,7 @@ from vision.record import Orientation
 from vision.seats import Seat
 from vision.video.events import (
     Alert,
+    AlertWithdrawn,
     CardLaid,
     CardsTurned,
     DealFinished,
@@ -29,6 +30,8 @@ EVENTS = [
     CardsTurned(t=4.0, number=1, orientations=((Seat.W, Orientation.LOST),
                                                (Seat.N, Orientation.WON))),
     Alert(t=4.2, alert="revoke", seat=Seat.E, trick=1, message="E revoked"),
+    AlertWithdrawn(t=4.8, alert="wrong_orientation", seat=Seat.N, trick=1,
+                   message="read won after all"),
     DealFinished(t=9.0, deal=2, tricks=13, result=(("NS", 7), ("EW", 6))),
 ]
 

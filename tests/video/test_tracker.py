@@ -1447,3 +1447,42 @@ def test_rows_read_a_card_off_do_not_overrule_the_faces():
     _show(tracker, t, {}, rows=four, times=16)
     assert tracker.tricks[4].winner is N and tracker.tricks[4].plays[N].card == \
         Card.from_str("HK")
+
+
+def _n_turns_trick_two(n_row_readings):  # type: ignore[no-untyped-def]
+    """Trick 2 (S S3, E S7, N SK: N wins) laid and turned; N's row card of it read as each
+    of ``n_row_readings`` in turn ('won' / 'lost', 8 looks each). Returns the events."""
+    tracker, t = _lhombre_after_first_trick(Contract(trump=Suit.HEARTS, declarer=S))
+    one = {N: ["lost"], E: ["lost"], S: ["won"]}
+    t = _show(tracker, t, *_one_by_one((S, "S3"), (E, "S7"), (N, "SK")), rows=one, times=8)
+    events = []
+    for o in n_row_readings:
+        rows = {N: ["lost", o], E: ["lost", "lost"], S: ["won", "lost"]}
+        for _ in range(8):
+            events += tracker.update(reading(rows=rows), t)
+            t += 0.125
+    return tracker, events
+
+
+def test_an_alert_disproved_by_later_readings_is_withdrawn():
+    """N's card of trick 2 (he won it) is read lost at first - alerted - then won in every
+    later look: the card is revised and the alert withdrawn, once."""
+    from vision.video.events import AlertWithdrawn
+
+    tracker, events = _n_turns_trick_two(["lost"] * 2 + ["won"] * 6)
+    alerts = [e for e in events if isinstance(e, Alert)]
+    withdrawn = [e for e in events if isinstance(e, AlertWithdrawn)]
+    assert [(a.alert, a.seat, a.trick) for a in alerts] == [("wrong_orientation", N, 2)]
+    assert [(w.alert, w.seat, w.trick) for w in withdrawn] == [("wrong_orientation", N, 2)]
+    assert events.index(withdrawn[0]) > events.index(alerts[0])
+    score = score_events([], events)
+    assert score.alerts_extra == [] and score.alerts_withdrawn == ["wrong_orientation:N:2"]
+
+
+def test_an_alert_confirmed_by_later_readings_stands():
+    from vision.video.events import AlertWithdrawn
+
+    _, events = _n_turns_trick_two(["lost", "lost", "lost"])
+    assert [(e.alert, e.seat, e.trick) for e in events if isinstance(e, Alert)] == \
+        [("wrong_orientation", N, 2)]
+    assert not [e for e in events if isinstance(e, AlertWithdrawn)]

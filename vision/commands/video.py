@@ -42,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from vision.games import find_game
-    from vision.video.events import Alert, TrickComplete
+    from vision.video.events import Alert, AlertWithdrawn, TrickComplete
     from vision.video.options import (
         Progress,
         confirm_s,
@@ -139,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
         "events": st.events, "deals": len(deals),
         "tricks": len([e for e in pipeline.events if isinstance(e, TrickComplete)]),
         "alerts": len([e for e in pipeline.events if isinstance(e, Alert)]),
+        "alerts_withdrawn": len([e for e in pipeline.events if isinstance(e, AlertWithdrawn)]),
         "outputs": {k: str(v) for k, v in paths.items()},
     }
     if facts["truth"] is not None:
@@ -158,7 +159,10 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     in_deals = f" in {len(deals)} deals" if len(deals) > 1 else ""
-    print(f"{summary['tricks']} tricks{in_deals}, {summary['alerts']} alerts; {st.frames} frames, "
+    withdrawn = f" ({summary['alerts_withdrawn']} withdrawn)" if summary["alerts_withdrawn"] \
+        else ""
+    print(f"{summary['tricks']} tricks{in_deals}, {summary['alerts']} alerts{withdrawn}; "
+          f"{st.frames} frames, "
           f"{st.analysed} analysed, {wall:.1f} s ({summary['speed_x_realtime']}x real time); "
           f"outputs in {out}")
     return status

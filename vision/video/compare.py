@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from vision.video.events import Alert, CardsTurned, Event, TrickComplete
+from vision.video.events import Alert, AlertWithdrawn, CardsTurned, Event, TrickComplete
 
 
 @dataclass
@@ -24,6 +24,7 @@ class Score:
     alerts_found: int = 0
     alerts_missed: list[str] = field(default_factory=list)
     alerts_extra: list[str] = field(default_factory=list)
+    alerts_withdrawn: list[str] = field(default_factory=list)  # raised, then withdrawn
     alert_delays: list[float] = field(default_factory=list)
     turn_delays: list[float] = field(default_factory=list)  # found CardsTurned t - true t
 
@@ -42,7 +43,7 @@ class Score:
             "tricks_right": self.tricks_right, "missed": self.missed, "invented": self.invented,
             "wrong": self.wrong, "alerts_true": self.alerts_true,
             "alerts_found": self.alerts_found, "alerts_missed": self.alerts_missed,
-            "alerts_extra": self.alerts_extra,
+            "alerts_extra": self.alerts_extra, "alerts_withdrawn": self.alerts_withdrawn,
             "max_alert_delay_s": round(max(self.alert_delays, default=0.0), 3),
             "max_turn_delay_s": round(max(self.turn_delays, default=0.0), 3),
         }
@@ -50,10 +51,11 @@ class Score:
     def summary(self) -> str:
         return (f"tricks {self.tricks_right}/{self.tricks_true} right, missed {self.missed}, "
                 f"invented {self.invented}, wrong {self.wrong}; alerts {self.alerts_found}/"
-                f"{self.alerts_true} (missed {self.alerts_missed}, extra {self.alerts_extra})")
+                f"{self.alerts_true} (missed {self.alerts_missed}, extra {self.alerts_extra}"
+                + (f", withdrawn {self.alerts_withdrawn}" if self.alerts_withdrawn else "") + ")")
 
 
-def _alert_key(a: Alert) -> str:
+def _alert_key(a: Alert | AlertWithdrawn) -> str:
     return f"{a.alert}:{a.seat}:{a.trick}"
 
 
@@ -85,7 +87,13 @@ def score_events(truth: list[Event], found: list[Event], *, deal: int | None = N
         if isinstance(e, CardsTurned) and e.number in t_turn:
             s.turn_delays.append(raised[id(e)] - t_turn[e.number].t)
     t_alerts = {_alert_key(e): e for e in truth if isinstance(e, Alert)}
-    f_alerts = {_alert_key(e): e for e in found if isinstance(e, Alert)}
+    # the alerts standing at the end: an alert withdrawn later does not count (it is listed)
+    f_alerts: dict[str, Alert] = {}
+    for e in found:
+        if isinstance(e, Alert):
+            f_alerts[_alert_key(e)] = e
+        elif isinstance(e, AlertWithdrawn) and f_alerts.pop(_alert_key(e), None) is not None:
+            s.alerts_withdrawn.append(_alert_key(e))
     s.alerts_true, s.alerts_found = len(t_alerts), len(f_alerts)
     s.alerts_missed = sorted(set(t_alerts) - set(f_alerts))
     s.alerts_extra = sorted(set(f_alerts) - set(t_alerts))

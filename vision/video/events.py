@@ -168,8 +168,30 @@ class Alert(Event):
         return f"{self.t:8.2f}s  ALERT {self.alert}: {self.message}"
 
 
+@dataclass(frozen=True)
+class AlertWithdrawn(Event):
+    """An alert raised earlier no longer holds: later readings show the card lies as it
+    should after all (a row card misread at first). The alert stays in the record, this
+    event after it says it was withdrawn; one raised again later is a new alert."""
+
+    alert: str = "wrong_orientation"
+    seat: Seat | None = None
+    trick: int | None = None
+    message: str = ""
+
+    kind: ClassVar[str] = "alert_withdrawn"
+
+    def _fields_to_dict(self) -> dict[str, Any]:
+        return {"alert": self.alert, "seat": None if self.seat is None else str(self.seat),
+                "trick": self.trick, "message": self.message}
+
+    def describe(self) -> str:
+        return f"{self.t:8.2f}s  alert withdrawn ({self.alert}): {self.message}"
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
-    cls.kind: cls for cls in (CardLaid, TrickComplete, CardsTurned, DealFinished, Alert)
+    cls.kind: cls
+    for cls in (CardLaid, TrickComplete, CardsTurned, DealFinished, Alert, AlertWithdrawn)
 }
 
 
@@ -207,10 +229,11 @@ def event_from_dict(d: dict[str, Any]) -> Event:
         if kind == "deal_finished":
             return DealFinished(t=t, deal=deal, tricks=int(d["tricks"]),
                                 result=tuple((str(k), int(v)) for k, v in d["result"].items()))
-        if kind == "alert":
-            return Alert(t=t, deal=deal, alert=str(d["alert"]), seat=_opt_seat(d["seat"]),
-                         trick=None if d["trick"] is None else int(d["trick"]),
-                         message=str(d.get("message", "")))
+        if kind in ("alert", "alert_withdrawn"):
+            cls = Alert if kind == "alert" else AlertWithdrawn
+            return cls(t=t, deal=deal, alert=str(d["alert"]), seat=_opt_seat(d["seat"]),
+                       trick=None if d["trick"] is None else int(d["trick"]),
+                       message=str(d.get("message", "")))
     except (KeyError, TypeError, ValueError) as exc:
         raise TrickvisionError(f"invalid event record {d!r}: {exc}") from None
     raise TrickvisionError(
@@ -219,6 +242,6 @@ def event_from_dict(d: dict[str, Any]) -> Event:
 
 
 __all__ = [
-    "ALERT_KINDS", "Alert", "CardLaid", "CardsTurned", "DealFinished", "EVENT_TYPES", "Event",
-    "TrickComplete", "event_from_dict",
+    "ALERT_KINDS", "Alert", "AlertWithdrawn", "CardLaid", "CardsTurned", "DealFinished",
+    "EVENT_TYPES", "Event", "TrickComplete", "event_from_dict",
 ]

@@ -18,7 +18,7 @@ import numpy as np
 
 from vision.errors import InputFileError
 from vision.table.reading import TableReading
-from vision.video.events import Alert, Event
+from vision.video.events import Alert, AlertWithdrawn, Event
 from vision.video.store import EventStore
 
 
@@ -59,7 +59,7 @@ class ConsoleSink:
         self.before = before
 
     def __call__(self, event: Event, t_confirmed: float) -> None:
-        if self.alerts_only and not isinstance(event, Alert):
+        if self.alerts_only and not isinstance(event, (Alert, AlertWithdrawn)):
             return
         if self.before is not None:
             self.before()
