@@ -1486,3 +1486,19 @@ def test_an_alert_confirmed_by_later_readings_stands():
     assert [(e.alert, e.seat, e.trick) for e in events if isinstance(e, Alert)] == \
         [("wrong_orientation", N, 2)]
     assert not [e for e in events if isinstance(e, AlertWithdrawn)]
+
+
+def test_a_face_seen_once_unread_beside_its_trick_is_his_card_when_the_next_trick_begins():
+    """N's card of trick 2 shows once beside S's and E's, its face not read, then a hand
+    covers it until the trick is gathered out of view of the rows. When E leads to trick 3,
+    N had played to trick 2 (his card unknown): the C7 he shows next is his card of trick 3,
+    not his card of trick 2 read at last."""
+    tracker, t = _lhombre_after_first_trick(Contract(trump=Suit.HEARTS, declarer=S))
+    stale = {N: ["lost"], E: ["lost"]}
+    t = _show(tracker, t, *_one_by_one((S, "S3"), (E, "S7")), rows=stale, times=8)
+    t = _show(tracker, t, {S: "S3", E: "S7", N: None}, rows=stale, times=1)
+    t = _show(tracker, t, {S: "S3", E: "S7"}, rows=stale, times=8)
+    t = _show(tracker, t, {}, rows=stale, times=16)  # gathered
+    done = _reports(tracker, t, *_one_by_one((E, "C5"), (N, "C7"), (S, "CJ")), rows=stale)
+    assert done[3] == {E: Card.from_str("C5"), N: Card.from_str("C7"), S: Card.from_str("CJ")}
+    assert done[2][N] is None

@@ -703,7 +703,11 @@ class TableTracker:
             # another player has laid to the next trick: that is his next card, and its
             # candidates are votes for it.
             last = self.tricks[played].plays[seat]
-            same = card is None or last.card is None or card == last.card
+            # a face read once his unread card is gone with the others of its trick (the next
+            # trick begun) is his next card, not that one read at last
+            gone = last.card is None and card is not None and \
+                t - last.last_seen > _SAME_CARD_GAP_S and self._gathered(seat, played, t)
+            same = not gone and (card is None or last.card is None or card == last.card)
             if same:
                 last.last_seen = max(last.last_seen, t)
             # another identity read where his card lay a moment ago is that card misread; one
@@ -716,7 +720,7 @@ class TableTracker:
                 if last.card is None and not self.tricks[played].completed:
                     last.card = card  # read at last: it may prove an earlier revoke
                     self._check_revokes(seat, t, out)
-            if card is None or last.card is None or card == last.card:
+            if not gone and (card is None or last.card is None or card == last.card):
                 return
         if card is not None and self._played_before(seat, card, played):
             if not self._new_face_misread(seat, card, played):
@@ -781,8 +785,9 @@ class TableTracker:
 
     def _note_glimpse(self, seat: Seat, card: Card | None, t: float) -> None:
         """Keep a face read at ``seat`` beside the face-up cards of the trick his next card
-        goes to: a face seen once (a hand over it the rest of the time) is still his play."""
-        if card is None or not self._fresh:
+        goes to: a face seen once (a hand over it the rest of the time) is still his play,
+        read or not."""
+        if not self._fresh:
             return
         k = self._upcoming(seat, self.plays_of(seat))
         tr = self.tricks.get(k)
@@ -810,12 +815,14 @@ class TableTracker:
             if seat in tr.plays or glimpse is None:
                 continue
             card, t = glimpse
-            if self._played_before(seat, card, self.plays_of(seat)):
+            if card is not None and self._played_before(seat, card, self.plays_of(seat)):
                 continue
             ev = self._face_ev.get(seat)
             if ev is not None and ev.first_t <= t:
                 del self._face_ev[seat]  # that same sighting
             self._lay(seat, k, card, t, out)
+            if seat in tr.plays:
+                tr.plays[seat].last_seen = max(tr.plays[seat].last_seen, t)
 
     def _played_before(self, seat: Seat, card: Card, played: int) -> bool:
         """True when ``card``, newly seen at ``seat`` (whose last play is to trick
