@@ -311,9 +311,10 @@ class TableTracker:
         self._doubtful: set[tuple[Seat, int]] = set()  # a wrong turn not yet read surely
         self._doubtful_rows: set[int] = set()  # tricks whose rows disagree, not yet surely
         self._face_ev: dict[Seat, _Evidence] = {}
-        # a face read once at a seat while the other cards of its trick lay face up: his card
-        # of that trick if the next trick begins without one confirmed (seat, trick) -> (card, t)
-        self._glimpses: dict[tuple[Seat, int], tuple[Card, float]] = {}
+        # a face seen once at a seat while the other cards of its trick lay face up: his card
+        # of that trick (None: unread) if the next trick begins without one confirmed
+        # (seat, trick) -> (card, t)
+        self._glimpses: dict[tuple[Seat, int], tuple[Card | None, float]] = {}
         self._row_read: dict[Seat, tuple[float, int]] = {}  # last fresh reading: (t, length)
         self._row_grew_t: dict[Seat, float] = {}  # when his row's last card was confirmed
         self._short_alerted: dict[Seat, int] = {}  # cards missing from a row, already alerted
