@@ -1405,11 +1405,11 @@ def test_a_trick_whose_rows_name_a_side_is_won_by_the_partner_who_leads_next():
     assert tracker.tricks[2].leader is S and done[2][S] == Card.from_str("D2")
 
 
-def test_a_card_read_in_a_trick_its_rows_deny_gives_way_to_the_same_card_read_later():
-    """S's card of trick 2 is read as the C7 in every look, which wins that trick, but every
-    row shows E won it: a face was misread. In trick 4 S's face reads C7 again and again.
-    One deck: the C7 is his card of trick 4; his card of trick 2 becomes unknown, and that
-    trick is won by E, as the rows show."""
+def _c7_in_trick_two_denied_by_rows(s_faces_in_trick_four):  # type: ignore[no-untyped-def]
+    """S's card of trick 2 read as the C7 in every look, which wins that trick, but every
+    row shows E won it; in trick 4 S's face reads as each of ``s_faces_in_trick_four`` in
+    turn (once each, the last for 3 s). Returns the tracker and the last report of each
+    trick."""
     tracker, t = _lhombre_after_first_trick(Contract(trump=Suit.HEARTS, declarer=S))
     one = {N: ["lost"], E: ["lost"], S: ["won"]}
     t = _show(tracker, t, *_one_by_one((S, "C7"), (E, "C5"), (N, "C2")), rows=one, times=8)
@@ -1419,9 +1419,27 @@ def test_a_card_read_in_a_trick_its_rows_deny_gives_way_to_the_same_card_read_la
     t = _show(tracker, t, *_one_by_one((E, "C6"), (N, "C3"), (S, "S2")), rows=two, times=8)
     three = {N: ["lost"] * 3, E: ["lost", "won", "won"], S: ["won", "lost", "lost"]}
     t = _show(tracker, t, {}, rows=three, times=16)
-    done = _reports(tracker, t, *_one_by_one((E, "CK"), (N, "C4"), (S, "C7")), rows=three)
+    t = _show(tracker, t, *_one_by_one((E, "CK"), (N, "C4")), rows=three, times=8)
+    for face in s_faces_in_trick_four[:-1]:
+        t = _show(tracker, t, {E: "CK", N: "C4", S: face}, rows=three, times=1)
+    return tracker, _reports(tracker, t, {E: "CK", N: "C4", S: s_faces_in_trick_four[-1]},
+                             rows=three)
+
+
+def test_a_card_read_in_a_trick_its_rows_deny_gives_way_to_the_same_card_read_later():
+    """One deck: S's C7, read again and again in trick 4, is his card of trick 4; his card
+    of trick 2, read C7 too in a trick whose rows all deny the winner that card gave, was
+    misread: it becomes unknown, and that trick is won by E, as the rows show."""
+    tracker, done = _c7_in_trick_two_denied_by_rows(["C7"])
     assert done[4] == {E: Card.from_str("CK"), N: Card.from_str("C4"), S: Card.from_str("C7")}
     assert done[2][S] is None and tracker.tricks[2].winner is E
+
+
+def test_a_card_read_two_ways_later_does_not_displace_an_earlier_play_the_rows_deny():
+    """The same, but S's face in trick 4 was also read once as the CQ: too unsure to move
+    a card read again and again in trick 2 - that play keeps its C7."""
+    tracker, _ = _c7_in_trick_two_denied_by_rows(["CQ", "C7"])
+    assert tracker.tricks[2].plays[S].card == Card.from_str("C7")
 
 
 def test_rows_read_a_card_off_do_not_overrule_the_faces():

@@ -757,10 +757,12 @@ class TableTracker:
         weak = self._weak_earlier_play(seat, best, played) if isinstance(best, Card) else None
         if weak is not None:
             # one deck: he played this card once only. Read here again and again, it is
-            # this play; his earlier play, read as it just once, was misread
-            if ev.votes[best] < _OUTREAD_VOTES:
-                return
+            # this play; his earlier play, read as it just once (or in a trick whose rows
+            # deny it - then only if nothing else was read here), was misread
             old_trick, old_play = weak
+            other = any(c is not None and c != best for c in ev.votes)
+            if ev.votes[best] < _OUTREAD_VOTES or (other and sum(old_play.votes.values()) > 1):
+                return
             old_play.card = old_play.latest = None
             old_play.votes.clear()
             self._recomplete(old_trick, out)
