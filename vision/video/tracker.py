@@ -1090,7 +1090,7 @@ class TableTracker:
                 len(tr.turned) >= len(self.seats):
             # the faces no longer name the winner: the rows do, or nobody
             tr.winner, tr.winner_source = self._winner_from_rows(tr, order, cards), "rows"
-        self._report_trick(tr, ("complete", tr.number, "card", tuple(cards)),
+        self._report_trick(tr, ("complete", tr.number, "card", tuple(cards), tr.winner),
                            max(p.t for p in tr.plays.values()), order, cards, out)
 
     def _rules_winner(self, order: list[Seat], cards: list[Card | None]) -> Seat | None:
