@@ -1520,3 +1520,32 @@ def test_a_face_seen_once_unread_beside_its_trick_is_his_card_when_the_next_tric
     done = _reports(tracker, t, *_one_by_one((E, "C5"), (N, "C7"), (S, "CJ")), rows=stale)
     assert done[3] == {E: Card.from_str("C5"), N: Card.from_str("C7"), S: Card.from_str("CJ")}
     assert done[2][N] is None
+
+
+def test_a_resumed_tracker_keeps_the_card_a_withdrawn_alert_cleared():
+    """Restored from the events, the row card whose alert was withdrawn lies as the later
+    readings showed, not as the turn's event first gave it."""
+    events = []
+
+    class Recorded(TableTracker):
+        def update(self, reading, t, *, fresh=True):  # type: ignore[no-untyped-def]
+            out = super().update(reading, t, fresh=fresh)
+            events.extend(out)
+            return out
+
+    contract = Contract(trump=Suit.HEARTS, declarer=S)
+    tracker = Recorded("lhombre", 8.0, seats=(N, E, S), dealer=S, contract=contract)
+    t = _show(tracker, 0.0, *_one_by_one((E, "D5"), (N, "D4"), (S, "DK")))
+    one = {N: ["lost"], E: ["lost"], S: ["won"]}
+    t = _show(tracker, t, {}, rows=one)
+    t = _show(tracker, t, *_one_by_one((S, "S3"), (E, "S7"), (N, "SK")), rows=one, times=8)
+    for o in ["lost"] * 2 + ["won"] * 6:
+        t = _show(tracker, t, {}, rows={N: ["lost", o], E: ["lost", "lost"],
+                                        S: ["won", "lost"]}, times=8)
+    from vision.video.events import AlertWithdrawn
+
+    assert any(isinstance(e, AlertWithdrawn) for e in events)
+    resumed = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S, contract=contract)
+    resumed.restore(events)
+    assert resumed.tricks[2].turned[N][0] is Orientation.WON
+    assert resumed.observation() == tracker.observation()

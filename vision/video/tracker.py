@@ -1587,6 +1587,12 @@ class TableTracker:
                 self._emitted.discard(("alert", e.alert, e.seat, e.trick))
                 if e.seat is not None and e.trick is not None:
                     self._standing.pop((e.seat, e.trick), None)
+                    tr = self.tricks.get(e.trick)
+                    if tr is not None and tr.winner is not None and e.seat in tr.turned:
+                        # withdrawn: the card was read lying as it should (the turn's event
+                        # gave its first reading)
+                        tr.turned[e.seat] = (self.game.orientation(e.seat, tr.winner),
+                                             tr.turned[e.seat][1])
         self.last_t = max(e.t for e in events)
 
     # ------------------------------------------------------------------ summary
