@@ -782,6 +782,20 @@ def test_a_revoke_beside_a_void_player_discarding_the_same_suit_is_alerted():
     assert _revokes(out) == [(S, 1)]
 
 
+def test_no_revoke_is_alerted_in_a_trick_whose_cards_came_in_another_order_than_the_rules():
+    """The same play, but E's HA showed before N's lead: the order the cards appeared in does
+    not start with the leader the rules give, so a card of the trick may belong to another
+    trick or the leader be misread - S is not accused."""
+    tr = TableTracker("preferans", 10.0, seats=(N, E, S), dealer=W)
+    out = _play_tricks(tr, [((E, "HA"), (N, "D7"), (S, "HK")),
+                            ((N, "C7"), (E, "C8"), (S, "D8"))],
+                       rows=[{N: ["won"], E: ["lost"], S: ["lost"]},
+                             {N: ["won", "lost"], E: ["lost", "won"], S: ["lost", "lost"]}])
+    first = next(e for e in out if isinstance(e, TrickComplete) and e.number == 1)
+    assert first.leader is N and not first.order_agrees
+    assert _revokes(out) == []
+
+
 def _rows_only(tr, n):  # type: ignore[no-untyped-def]
     """Grow N's, E's and S's rows card by card to ``n`` cards (S wins every trick), faces
     never seen, each length held for 1.5 s; returns the events, the time and the last rows."""
