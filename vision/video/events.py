@@ -144,13 +144,22 @@ class DealFinished(Event):
 
 
 @dataclass(frozen=True)
-class Alert(Event):
-    """An irregularity seen as it happens: ``kind_`` is one of :data:`ALERT_KINDS`."""
+class _AlertFields(Event):
+    """What an alert and its withdrawal both carry: the kind, the seat, the trick, a message."""
 
     alert: str = "row_length"
     seat: Seat | None = None
     trick: int | None = None
     message: str = ""
+
+    def _fields_to_dict(self) -> dict[str, Any]:
+        return {"alert": self.alert, "seat": None if self.seat is None else str(self.seat),
+                "trick": self.trick, "message": self.message}
+
+
+@dataclass(frozen=True)
+class Alert(_AlertFields):
+    """An irregularity seen as it happens: ``alert`` is one of :data:`ALERT_KINDS`."""
 
     kind: ClassVar[str] = "alert"
 
@@ -160,30 +169,19 @@ class Alert(Event):
                 f"invalid alert kind: {self.alert!r} (expected one of {', '.join(ALERT_KINDS)})"
             )
 
-    def _fields_to_dict(self) -> dict[str, Any]:
-        return {"alert": self.alert, "seat": None if self.seat is None else str(self.seat),
-                "trick": self.trick, "message": self.message}
-
     def describe(self) -> str:
         return f"{self.t:8.2f}s  ALERT {self.alert}: {self.message}"
 
 
 @dataclass(frozen=True)
-class AlertWithdrawn(Event):
+class AlertWithdrawn(_AlertFields):
     """An alert raised earlier no longer holds: later readings show the card lies as it
     should after all (a row card misread at first). The alert stays in the record, this
     event after it says it was withdrawn; one raised again later is a new alert."""
 
     alert: str = "wrong_orientation"
-    seat: Seat | None = None
-    trick: int | None = None
-    message: str = ""
 
     kind: ClassVar[str] = "alert_withdrawn"
-
-    def _fields_to_dict(self) -> dict[str, Any]:
-        return {"alert": self.alert, "seat": None if self.seat is None else str(self.seat),
-                "trick": self.trick, "message": self.message}
 
     def describe(self) -> str:
         return f"{self.t:8.2f}s  alert withdrawn ({self.alert}): {self.message}"

@@ -216,6 +216,16 @@ def _majority(play: _Play) -> Card | None:
     return best
 
 
+def _names(play: _Play, card: Card) -> bool:
+    """True when ``play`` was taken for ``card`` (as laid, or by most of its readings)."""
+    return card in (play.card, _majority(play))
+
+
+def _read_once(play: _Play) -> bool:
+    """True when ``play``'s face rests on one reading at most (the others left it unread)."""
+    return sum(play.votes.values()) <= 1
+
+
 @dataclass
 class _TrickState:
     number: int
@@ -227,6 +237,16 @@ class _TrickState:
     completed: bool = False
     turned_done: bool = False
     order_agrees: bool = True  # the cards appeared in the order the rules' leader gives
+
+
+def _cards_in(tr: _TrickState, order: Sequence[Seat]) -> list[Card | None]:
+    """``tr``'s cards in ``order`` as most of their readings name them (None: no play)."""
+    return [_majority(tr.plays[s]) if s in tr.plays else None for s in order]
+
+
+def _turn_time(tr: _TrickState) -> float:
+    """When the last of ``tr``'s cards seen turned into the rows was turned."""
+    return max(x[1] for x in tr.turned.values())
 
 
 @dataclass(frozen=True)
@@ -762,7 +782,7 @@ class TableTracker:
             # deny it - then only if nothing else was read here), was misread
             old_trick, old_play = weak
             other = any(c is not None and c != best for c in ev.votes)
-            if ev.votes[best] < _OUTREAD_VOTES or (other and sum(old_play.votes.values()) > 1):
+            if ev.votes[best] < _OUTREAD_VOTES or (other and not _read_once(old_play)):
                 return
             old_play.card = old_play.latest = None
             old_play.votes.clear()
@@ -843,10 +863,10 @@ class TableTracker:
         for k, tr in self.tricks.items():
             for s, p in tr.plays.items():
                 if s == seat:
-                    if (k < played or not pending) and card in (p.card, _majority(p)) \
+                    if (k < played or not pending) and _names(p, card) \
                             and not (k < played and self._weak_witness(tr, p)):
                         return True
-                elif k in (played, upcoming) and card in (p.card, _majority(p)) \
+                elif k in (played, upcoming) and _names(p, card) \
                         and not (k == played and not pending and _contested(p)
                                  and card != p.latest):
                     return True
@@ -867,7 +887,7 @@ class TableTracker:
         gone = False
         for k, tr in self.tricks.items():
             for p in tr.plays.values():
-                if card not in (p.card, _majority(p)):
+                if not _names(p, card):
                     continue
                 if k >= played or k == upcoming or not tr.turned_done:
                     return False
@@ -882,7 +902,7 @@ class TableTracker:
         say a face was misread)."""
         if not tr.completed:
             return False
-        if sum(play.votes.values()) <= 1:
+        if _read_once(play):
             return True
         return tr.turned_done and tr.winner is not None and tr.winner_source == "rules" \
             and self._misfits(tr, tr.winner) >= 2
@@ -893,7 +913,7 @@ class TableTracker:
         (:meth:`_weak_witness`), if any."""
         for k, tr in self.tricks.items():
             p = tr.plays.get(seat)
-            if p is not None and k < played and card in (p.card, _majority(p)) \
+            if p is not None and k < played and _names(p, card) \
                     and self._weak_witness(tr, p):
                 return tr, p
         return None
@@ -1085,7 +1105,7 @@ class TableTracker:
         """Emit ``tr`` again after one of its cards changed."""
         order = self.game.play_order(tr.leader, self.seats) if tr.leader is not None \
             else list(tr.plays)
-        cards = [_majority(tr.plays[s]) if s in tr.plays else None for s in order]
+        cards = _cards_in(tr, order)
         if all(c is not None for c in cards) and self.trump_known and tr.winner_source != "rows":
             tr.winner = self._rules_winner(order, cards)
         elif tr.winner_source == "rules" and self.seats is not None and \
@@ -1151,9 +1171,9 @@ class TableTracker:
         order = self.game.play_order(prev.leader, self.seats)
         if leader not in self._row_candidates(prev, order):
             return
-        cards = [_majority(prev.plays[s]) if s in prev.plays else None for s in order]
+        cards = _cards_in(prev, order)
         prev.winner, prev.winner_source = leader, "rows"
-        t_turn = max(x[1] for x in prev.turned.values())
+        t_turn = _turn_time(prev)
         self._report_trick(prev, ("complete", prev.number, "next lead"), t_turn, order, cards,
                            out)
 
@@ -1185,7 +1205,7 @@ class TableTracker:
         order = (self.game.play_order(tr.leader, self.seats)
                  if tr.leader is not None and self.seats is not None else sorted(tr.turned))
         orients = tuple((s, tr.turned[s][0]) for s in order if s in tr.turned)
-        t_turn = max(x[1] for x in tr.turned.values())
+        t_turn = _turn_time(tr)
         if tr.winner_source == "rules" and tr.winner is not None:
             if self._rows_contradict_themselves(tr):
                 for seat in order:
@@ -1219,7 +1239,7 @@ class TableTracker:
     @staticmethod
     def _faces_unsure(tr: _TrickState) -> bool:
         """True when a card of the trick was read only once, or as two cards."""
-        return any(sum(p.votes.values()) < 2 or _contested(p) for p in tr.plays.values())
+        return any(_read_once(p) or _contested(p) for p in tr.plays.values())
 
     def _rows_contradict_themselves(self, tr: _TrickState) -> bool:
         """True when the rows turned so far cannot all be right, whoever won the trick."""
@@ -1245,7 +1265,7 @@ class TableTracker:
                    for s, (o, _) in tr.turned.items())
 
     def _revise_from_rows(self, tr: _TrickState, order: list[Seat], out: list[Event]) -> None:
-        cards = [_majority(tr.plays[s]) for s in order]
+        cards = _cards_in(tr, order)
         won = [s for s, (o, _) in tr.turned.items() if o is Orientation.WON]
         winner: Seat | None = None
         if not self.game.partnership and len(won) == 1:
@@ -1261,7 +1281,7 @@ class TableTracker:
                 candidates = [s for s in candidates if s in fits] or candidates
             winner = candidates[0] if len(candidates) == 1 else None
         tr.winner, tr.winner_source = winner, "rows"
-        t_turn = max(x[1] for x in tr.turned.values())
+        t_turn = _turn_time(tr)
         self._report_trick(tr, ("complete", tr.number, "revised"), t_turn, order, cards, out)
 
     def _check_orientation(self, tr: _TrickState, seat: Seat, out: list[Event]) -> None:
@@ -1322,7 +1342,7 @@ class TableTracker:
         both "won" agree, even when no face tells which of them took the trick); rows that
         disagree only through a card read unsurely wait for later readings of it."""
         won = [s for s, (o, _) in tr.turned.items() if o is Orientation.WON]
-        t_seen = max(x[1] for x in tr.turned.values())
+        t_seen = _turn_time(tr)
         disagree = self._rows_contradict_themselves(tr)
         self._doubtful_rows.discard(tr.number)
         if disagree and not all(self._sure_turn(s, tr.number, o)
