@@ -27,6 +27,9 @@ EVENTS = [
     TrickComplete(t=3.0, number=1, leader=Seat.W, winner=Seat.N,
                   cards=((Seat.W, Card.from_str("SA")), (Seat.N, None)),
                   winner_source="rows", order_agrees=False),
+    TrickComplete(t=3.5, number=2, leader=Seat.N, winner=Seat.N,
+                  cards=((Seat.N, Card.from_str("HA")), (Seat.E, Card.from_str("H2"))),
+                  deduced=(Seat.E,)),
     CardsTurned(t=4.0, number=1, orientations=((Seat.W, Orientation.LOST),
                                                (Seat.N, Orientation.WON))),
     Alert(t=4.2, alert="revoke", seat=Seat.E, trick=1, message="E revoked"),
@@ -36,7 +39,7 @@ EVENTS = [
 ]
 
 
-@pytest.mark.parametrize("event", EVENTS, ids=lambda e: e.kind)
+@pytest.mark.parametrize("event", EVENTS, ids=lambda e: f"{e.kind}-{e.t}")
 def test_events_round_trip(event):  # type: ignore[no-untyped-def]
     assert event_from_dict(event.to_dict()) == event
 

@@ -881,6 +881,43 @@ def test_two_cards_never_seen_stay_unknown_in_the_last_trick():
     assert {s for s, c in end[0].cards if c is None} == hidden
 
 
+def _bridge_with_unread_faces(hidden):  # type: ignore[no-untyped-def]
+    """A whole bridge deal read from its layout, but for the faces ``hidden`` ((seat, trick)
+    pairs), never read while they lie face up; the script and the events."""
+    script = make_script("bridge", 31, n_tricks=13, hover=False)
+    tracker = _tracker(script, 5.0)
+    out = []
+    for t, r in script_readings(script, 5.0):
+        for seat, sc in r.current_trick.items():
+            if (seat, len(r.rows.get(seat, [])) + 1) in hidden:
+                sc.card, sc.card_confidence = None, 0.0
+        out += tracker.update(r, t)
+    return script, out
+
+
+def test_a_face_never_read_is_named_from_the_rest_of_the_deal():
+    """Bridge uses the whole deck: with one face of trick 5 never read, the one card nobody
+    was seen to play is his, and the deal's end reports trick 5 again with it - marked as
+    named from the rest of the deal, not read."""
+    script, out = _bridge_with_unread_faces({(E, 5)})
+    reports = [e for e in out if isinstance(e, TrickComplete) and e.number == 5]
+    assert None in dict(reports[0].cards).values()  # unread while the deal was played
+    truth = script.deal.tricks[4]
+    assert dict(reports[-1].cards) == dict(truth.plays)
+    assert reports[-1].deduced == (E,)
+    assert reports[-1].winner == truth.winner
+    assert "*" in reports[-1].describe()
+
+
+def test_too_many_faces_never_read_are_not_named():
+    """Three faces never read: the deduction would rest on too little, and names none."""
+    _, out = _bridge_with_unread_faces({(E, 5), (S, 8), (N, 11)})
+    last = {e.number: e for e in out if isinstance(e, TrickComplete)}
+    assert all(not e.deduced for e in last.values())
+    assert {(s, k) for k, e in last.items() for s, c in e.cards if c is None} == \
+        {(E, 5), (S, 8), (N, 11)}
+
+
 def _alternating_rows(tr, n):  # type: ignore[no-untyped-def]
     """Grow the rows to ``n`` cards, faces never seen: S wins the odd tricks, E the even."""
     out, t, rows = [], 0.0, {}

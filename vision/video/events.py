@@ -80,7 +80,9 @@ class TrickComplete(Event):
     may be reported again: a report with ``winner_source="rows"`` corrects the first when
     every row agrees on another winner than the cards as read; one with other cards when a
     card read as two was settled by a later trick (the other card played there). The last
-    report of a trick is the one that holds.
+    report of a trick is the one that holds. ``deduced`` names the seats whose card no
+    reading showed: named at the end of the deal from the cards nobody was seen to play and
+    the rules (reported again with them).
     """
 
     number: int = 1
@@ -89,6 +91,7 @@ class TrickComplete(Event):
     cards: tuple[tuple[Seat, Card | None], ...] = ()
     winner_source: str = "rules"
     order_agrees: bool = True
+    deduced: tuple[Seat, ...] = ()
 
     kind: ClassVar[str] = "trick_complete"
 
@@ -100,12 +103,14 @@ class TrickComplete(Event):
             "cards": _seat_cards(self.cards),
             "winner_source": self.winner_source,
             "order_agrees": self.order_agrees,
-        }
+        } | ({"deduced": [str(s) for s in self.deduced]} if self.deduced else {})
 
     def describe(self) -> str:
-        cards = " ".join(f"{s}:{'??' if c is None else c}" for s, c in self.cards)
+        cards = " ".join(f"{s}:{'??' if c is None else c}{'*' if s in self.deduced else ''}"
+                         for s, c in self.cards)
+        note = "  (* named from the rest of the deal)" if self.deduced else ""
         return (f"{self.t:8.2f}s  trick {self.number:2d}  complete  {cards}  "
-                f"won by {self.winner if self.winner is not None else '?'}")
+                f"won by {self.winner if self.winner is not None else '?'}{note}")
 
 
 @dataclass(frozen=True)
@@ -217,6 +222,7 @@ def event_from_dict(d: dict[str, Any]) -> Event:
                 cards=tuple((Seat.from_str(s), _opt_card(c)) for s, c in d["cards"]),
                 winner_source=str(d.get("winner_source", "rules")),
                 order_agrees=bool(d.get("order_agrees", True)),
+                deduced=tuple(Seat.from_str(s) for s in d.get("deduced", ())),
             )
         if kind == "cards_turned":
             return CardsTurned(

@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 
 from vision.cards import Card, Suit
 from vision.contract import Contract
+from vision.deduce import deduce_unread
 from vision.errors import TrickvisionError
 from vision.games import Game, find_game
 from vision.record import Observation, Orientation, RowEntry
@@ -93,6 +94,14 @@ _REVOKE_MIN_READS = 2
 _CONTESTED_SHARE = 0.5
 #: A card read this often at a seat outweighs the same card read once in his earlier trick.
 _OUTREAD_VOTES = 3
+#: Naming unread faces from the rest of the deal rests on every other card being read right.
+#: It is tried only for a deal with at most this many unread faces, and believed only when no
+#: filling leaves more than this many row cards lying against the winners: over 96 recorded
+#: videos it named 8 cards, 4 of them wrong - 3 in a deal with 8 unread faces (a revoke made
+#: with one of them), 1 where a card misread elsewhere took the unread card's name (rows at
+#: odds with the winners in 4 tricks); with these limits 3 named, all right.
+_DEDUCE_MAX_UNREAD = 2
+_DEDUCE_MAX_MISFITS = 2
 
 
 @dataclass
@@ -237,6 +246,7 @@ class _TrickState:
     completed: bool = False
     turned_done: bool = False
     order_agrees: bool = True  # the cards appeared in the order the rules' leader gives
+    deduced: set[Seat] = field(default_factory=set)  # cards named from the rest of the deal
 
 
 def _cards_in(tr: _TrickState, order: Sequence[Seat]) -> list[Card | None]:
@@ -346,6 +356,7 @@ class TableTracker:
         self._empty_since: float | None = None  # no row seen since
         self._bare_since: float | None = None  # ... nor any card face up
         self._finished = False
+        self._deduced = False  # the unread faces of the deal were named (as far as they can)
         if self.contract is not None:
             self.trumps: list[Suit | None] = [self.game.trump(self.contract)]
         else:
@@ -1107,7 +1118,7 @@ class TableTracker:
             else list(tr.plays)
         cards = _cards_in(tr, order)
         if all(c is not None for c in cards) and self.trump_known and tr.winner_source != "rows":
-            tr.winner = self._rules_winner(order, cards)
+            tr.winner, tr.winner_source = self._rules_winner(order, cards), "rules"
         elif tr.winner_source == "rules" and self.seats is not None and \
                 len(tr.turned) >= len(self.seats):
             # the faces no longer name the winner: the rows do, or nobody
@@ -1128,7 +1139,8 @@ class TableTracker:
         self._emit(key, TrickComplete(
             t=t, deal=self.deal, number=tr.number, leader=tr.leader, winner=tr.winner,
             cards=tuple((s, c) for s, c in zip(order, cards, strict=True)),
-            winner_source=tr.winner_source or "unknown", order_agrees=agrees), out)
+            winner_source=tr.winner_source or "unknown", order_agrees=agrees,
+            deduced=tuple(s for s in order if s in tr.deduced)), out)
 
     def _card_of(self, tr: _TrickState, seat: Seat) -> Card | None:
         """The card ``seat`` played to ``tr``: the identity read most often; for a face never
@@ -1454,6 +1466,7 @@ class TableTracker:
     # ------------------------------------------------------------------ deal end
     def _finish_deal(self, t: float, out: list[Event], cleared: bool = False) -> None:
         self._finished = True
+        self._deduce_unread_faces(out)
         seats = self.seats or tuple(s for s in SEATS if self.row_len[s])
         result: dict[str, int] = {side: 0 for side in self.game.sides(seats)} if seats else {}
         n = 0
@@ -1484,6 +1497,7 @@ class TableTracker:
             self._confirm_row(seat, t, out, wait_for_faces=False)
         self._advance(t, out)
         self._complete_last_trick(t, out)
+        self._deduce_unread_faces(out)  # the last rows may never have shown: the play is in
         return out
 
     def _complete_last_trick(self, t: float, out: list[Event]) -> None:
@@ -1517,6 +1531,46 @@ class TableTracker:
         left = set(self.game.deck) - set(known)
         if len(known) == len(self.game.deck) - 1 and len(left) == 1:
             last.plays[unseen[0]].card = left.pop()
+
+    def _deduce_unread_faces(self, out: list[Event]) -> None:
+        """Once every trick of the deal is in, name the faces never read from the rest of the
+        deal (:func:`vision.deduce.deduce_unread`): the cards nobody was seen to play, put
+        where the rows' winners and the duty to follow suit leave a single card. Each trick
+        that gains a card is reported again, its named seats listed in ``deduced``; a place
+        the ways that fit disagree on stays unread."""
+        hand = self.game.hand_size
+        tricks = [self.tricks.get(k) for k in range(1, hand + 1)]
+        if self._deduced or self.seats is None or not self.trump_known or any(
+                tr is None or not tr.completed or tr.leader is None
+                or len(tr.plays) < len(self.seats) for tr in tricks):
+            return
+        self._deduced = True
+        done = [tr for tr in tricks if tr is not None]
+        cards = {s: [self._card_of(tr, s) for tr in done] for s in self.seats}
+        unread = sum(c is None for col in cards.values() for c in col)
+        if not 0 < unread <= _DEDUCE_MAX_UNREAD:
+            return
+        agreed: list[frozenset[Seat] | None] = []
+        for i, tr in enumerate(done):
+            candidates = set(self._row_candidates(tr, self.game.play_order(tr.leader,
+                                                                             self.seats)))
+            nxt = done[i + 1].leader if i + 1 < len(done) else None
+            if nxt in candidates:
+                candidates = {nxt}  # the winner leads the next trick
+            agreed.append(frozenset(candidates) if candidates else None)
+        revokes = frozenset((key[2], key[3] - 1) for key in self._emitted
+                            if key[:2] == ("alert", "revoke") and key[3] is not None)
+        found = deduce_unread(self.game, self.seats, cards, done[0].leader,
+                              self._contract_for(self.trumps[0]), agreed=agreed,
+                              mismatches=lambda i, w: self._misfits(done[i], w),
+                              allowed_revokes=revokes)
+        if found.status not in ("unique", "partial") or found.floor > _DEDUCE_MAX_MISFITS:
+            return
+        for (seat, i), card in found.cards.items():
+            done[i].plays[seat].card = card
+            done[i].deduced.add(seat)
+        for i in sorted({i for _, i in found.cards}):
+            self._recomplete(done[i], out)
 
     # ------------------------------------------------------------------ output
     def _alert(self, kind: str, seat: Seat | None, trick: int | None, t: float,
@@ -1582,6 +1636,7 @@ class TableTracker:
                     tr.order_agrees = e.order_agrees  # the first report says it (see _complete)
                 tr.leader, tr.winner, tr.completed = e.leader, e.winner, True
                 tr.winner_source = e.winner_source
+                tr.deduced = set(e.deduced)
                 for s, c in e.cards:  # the trick's cards as last emitted are its cards
                     if s not in tr.plays:
                         tr.plays[s] = _Play(card=c, t=e.t)
