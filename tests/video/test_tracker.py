@@ -861,9 +861,11 @@ def test_bridge_names_the_last_card_never_seen_by_elimination():
     assert end[0].winner == last.winner
 
 
-def test_two_cards_never_seen_stay_unknown_in_the_last_trick():
+def test_two_cards_never_seen_in_the_last_trick_are_named_by_the_rules_not_guessed():
     """With two cards of the last trick never seen, elimination leaves two cards for two
-    players: neither is named (the tracker does not guess which is whose)."""
+    players: the trick first stands with both unknown (the tracker does not guess which is
+    whose), then the rules name them - W discarded a club on a diamond lead at trick 5, so
+    the diamond left is S's - and trick 13 is reported again, both marked as deduced."""
     script = make_script("bridge", 31, n_tricks=13, hover=False)
     last = script.deal.tricks[12]
     hidden = {last.plays[-1][0], last.plays[-2][0]}
@@ -876,9 +878,11 @@ def test_two_cards_never_seen_stay_unknown_in_the_last_trick():
             seen = r.current_trick.pop(seat, None) if len(r.rows.get(seat, [])) == 12 else None
             r.cards = [c for c in r.cards if c is not seen]
         tracker.update(r, t)
-    end = [e for e in tracker.end_of_stream(t) if isinstance(e, TrickComplete)]
-    assert [e.number for e in end] == [13]
-    assert {s for s, c in end[0].cards if c is None} == hidden
+    first, again = [e for e in tracker.end_of_stream(t) if isinstance(e, TrickComplete)]
+    assert first.number == again.number == 13
+    assert {s for s, c in first.cards if c is None} == hidden
+    assert dict(again.cards) == dict(last.plays)
+    assert set(again.deduced) == hidden
 
 
 def _bridge_with_unread_faces(hidden):  # type: ignore[no-untyped-def]
