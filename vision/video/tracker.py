@@ -462,8 +462,15 @@ class TableTracker:
             # where a hand hides a card).
             renumber = any(sc.face_up for sc in cards)
             down = 0
-            for sc in cards:
-                if sc.face_up:
+            for i, sc in enumerate(cards):
+                if sc.face_up and sc.card is None and sc.orientation in _SIDES and (
+                        seat in reading.current_trick
+                        or any(not c.face_up for c in cards[i + 1:])):
+                    # his card of the trick in progress lies before him already, or face-down
+                    # cards laid after it cover it: an unread "face" in his row is a row card
+                    # taken for a face (a back's pattern)
+                    pass
+                elif sc.face_up:
                     # During play the rows lie face down; a face-up card "in a row" is the
                     # player's card of the trick in progress (a photo reader that sees no
                     # face-down card at all takes the first trick for face-up rows).
@@ -597,6 +604,15 @@ class TableTracker:
             return length, orients  # gaps where a hand hides a card: positions are unsure
         seq = [orients[p] for p in range(1, length + 1)]
         if _agrees(known, seq):
+            return length, orients
+        nxt = self.tricks.get(length)
+        if length == len(known) + 1 and nxt is not None and self.seats is not None and \
+                len(nxt.plays) >= len(self.seats) and sum(
+                    a is not b and Orientation.UNKNOWN not in (a, b)
+                    for a, b in zip(known, seq, strict=False)) == 1:
+            # the trick of the new card is down: one card more is his turn, and the one known
+            # card read the other way is that card misread - now or when it was confirmed
+            # (several read the other way: the row is read a card off, see below)
             return length, orients
         for j in range(len(known)):
             cand = seq[:j] + seq[j + 1:]
