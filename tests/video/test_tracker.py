@@ -1070,6 +1070,22 @@ def test_a_row_card_read_the_wrong_way_every_time_is_alerted_at_once():
     assert tr.tricks[1].turned[S][0] is Orientation.LOST
 
 
+def test_a_row_card_turned_unread_and_read_since_is_checked_like_any_turn():
+    """S's card is turned while its orientation cannot be read (unknown: nothing to check),
+    then read lost again and again - S won trick 1, so it lies the wrong way: alerted once it
+    is sure, as if it had been read so when it was turned."""
+    contract = Contract(trump=Suit.CLUBS, declarer=S)
+    tr, out = _lhombre_trick_one_rows(["unknown"] * 4, contract)
+    assert tr.tricks[1].turned[S][0] is Orientation.UNKNOWN
+    assert not [a for a in out if isinstance(a, Alert)]
+    t = 2.0
+    for _ in range(4):
+        out += tr.update(reading(rows={N: ["lost"], E: ["lost"], S: ["lost"]}), t)
+        t += 0.125
+    assert ("wrong_orientation", S, 1) in {(a.alert, a.seat, a.trick) for a in out
+                                           if isinstance(a, Alert)}
+
+
 def test_rows_that_disagree_only_through_an_unsure_card_raise_no_alert():
     """Without the contract the rows name the winner. S's card, read lost on three readings
     of five, makes every row lost (nobody won - the rows disagree); later readings show it

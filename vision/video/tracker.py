@@ -707,6 +707,11 @@ class TableTracker:
             current, t_seen = tr.turned[seat]
             if best is not current and _outvotes(votes, best):
                 tr.turned[seat] = (best, t_seen)
+                if current is Orientation.UNKNOWN and tr.turned_done and \
+                        tr.winner is not None and tr.winner_source == "rules" and \
+                        self._rows_contradict_themselves(tr):
+                    # turned unread, read since: checked as any turn (it never was)
+                    self._doubtful.add((seat, pos))
             if (seat, pos) in self._doubtful and tr.winner is not None:
                 self._check_orientation(tr, seat, out)
             if pos in self._doubtful_rows:
