@@ -60,6 +60,62 @@ def crops_for(names: dict[int, str], n: int, seed: int, none_keep: float,  # noq
     return np.stack(crops[:n]), np.array(labels[:n])
 
 
+def video_crops(names: dict[int, str], n_deals: int, frames_per_deal: int, seed: int,
+                back_share: float = 0.05):  # noqa: ANN201
+    """Whole-card crops of the face-up cards lying alone in frames of animated deals (the
+    fixed camera's view: 25-50 px cards, hands, a stream's compression), and ``back_share``
+    as many lone card backs labelled ``none``; boxes jittered as the detector's are off
+    (centre 5 %, size 4 %, turn 2.5 degrees, corners 1.5 % of the card's width). Deal seeds
+    :func:`vision.synth.export.scene_seed` of ``seed`` - training deals, far from the
+    held-out videos' seeds."""
+    from vision.identity.crops import whole_card_crop
+    from vision.identity.synth import NONE_LABEL
+    from vision.synth.export import GAMES, scene_seed
+    from vision.synth.video import training_script
+
+    index = {v: k for k, v in names.items()}
+    crops: list[np.ndarray] = []
+    labels: list[int] = []
+    backs: list[np.ndarray] = []
+    for v in range(n_deals):
+        s = scene_seed(seed, v, "train")
+        rng = np.random.default_rng([s, 0x1D])
+        script = training_script(s, rng, GAMES)
+        # frames with a trick in progress: its cards lie alone, face up
+        busy = [i for i in range(0, script.n_frames, 2) if script.state_at(i / script.fps)[1]]
+        picks = rng.choice(busy, size=min(frames_per_deal, len(busy)), replace=False) \
+            if busy else []
+        for i in sorted(int(x) for x in picks):
+            frame = next(script.frames(start=i, stop=i + 1))
+            ok, buf = cv2.imencode(".jpg", frame.image,
+                                   [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(45, 86))])
+            image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+            for c in frame.cards:
+                if c["visible_fraction"] < 0.97:
+                    continue
+                quad = np.asarray(c["quad"], dtype=np.float64).reshape(4, 2)
+                width = float(min(np.linalg.norm(quad[1] - quad[0]),
+                                  np.linalg.norm(quad[2] - quad[1])))
+                centre = quad.mean(axis=0)
+                turn = np.radians(rng.normal(0, 2.5))
+                rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+                box = (quad - centre) @ rot.T * (1 + rng.normal(0, 0.04)) + centre
+                box = box + rng.normal(0, 0.05 * width, (1, 2)) + \
+                    rng.normal(0, 0.015 * width, (4, 2))
+                box = np.roll(box, int(rng.integers(4)), axis=0)
+                crop = whole_card_crop(image, box)
+                if c["face_up"] and c["card"] in index:
+                    crops.append(crop)
+                    labels.append(index[c["card"]])
+                elif not c["face_up"]:
+                    backs.append(crop)
+    keep = int(back_share * len(crops))
+    picked = np.random.default_rng(seed).permutation(len(backs))[:keep]
+    crops += [backs[i] for i in picked]
+    labels += [index[NONE_LABEL]] * len(picked)
+    return np.stack(crops), np.array(labels)
+
+
 def jitter_colour(crop: np.ndarray, rng: np.random.Generator, hue: float, sat: float,
                   val: float) -> np.ndarray:
     """The colour jitter of the original training (ultralytics' hsv_h/s/v gains): hue
@@ -128,6 +184,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--back-chance", type=float, default=None,
                         help="share of generated cards drawn as a back, labelled `none` "
                              "(default: the generator's: 3 %% corners, 6 %% whole cards)")
+    parser.add_argument("--video-deals", type=int, default=0,
+                        help="also train on the lone face-up cards of this many animated "
+                             "deals' frames (whole view only; the fixed camera's view)")
+    parser.add_argument("--video-frames", type=int, default=40,
+                        help="frames drawn from each of those deals")
+    parser.add_argument("--video-seed", type=int, default=13,
+                        help="seed of those deals (11 made the video detector's frames)")
     parser.add_argument("--threads", type=int, default=2, help="torch threads")
     parser.add_argument("--glyph-variety", type=float, default=0.0,
                         help="share of decks whose rank glyphs are bent and weighted into "
@@ -154,6 +217,14 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     crops, y_np = crops_for(net.names, args.crops, args.seed, args.none_keep, args.view,
                            args.back_chance, args.glyph_variety)
+    if args.video_deals:
+        if args.view != "whole":
+            print("finetune_identity: --video-deals needs --view whole", file=sys.stderr)
+            return 2
+        v_crops, v_y = video_crops(net.names, args.video_deals, args.video_frames,
+                                   args.video_seed)
+        print(f"[finetune] {len(v_crops)} crops from video frames", flush=True)
+        crops, y_np = np.concatenate([crops, v_crops]), np.concatenate([y_np, v_y])
     y = torch.from_numpy(y_np)
     print(f"[finetune] {len(crops)} crops in {time.time() - t0:.0f} s", flush=True)
     teacher = teacher_probabilities(net, crops) if args.distil > 0 else None

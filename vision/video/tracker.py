@@ -34,7 +34,9 @@ of blaming several players. Alerts are raised as soon as the evidence is confirm
 turned the wrong way, a revoke proven by a later card (not when the other followers played the
 revoker's suit too and held the suit led: then the card led was misread), a row with the wrong
 number of cards. When a video ends, row cards still waiting for a face that no later frame can
-show are taken as they stand (``end_of_stream``).
+show are taken as they stand (``end_of_stream``). Once every trick of a deal is in, faces
+never read are named where the rest of the deal and the rules leave one card
+(:mod:`vision.deduce`), and their tricks are reported again with those seats ``deduced``.
 
 A session holds many deals: when the table stays cleared the deal in progress is closed, kept
 as a :class:`ClosedDeal` in ``closed_deals`` (its rows for the report), and the next one

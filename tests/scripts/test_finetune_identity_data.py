@@ -1,0 +1,33 @@
+"""The identity fine-tune's crops from animated deals: the fixed camera's lone face-up cards,
+labelled with the card each one is, and a few backs as ``none``."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+
+from vision.identity.crops import CROP_SIZE
+from vision.identity.synth import CLASS_NAMES, NONE_LABEL
+
+REPO = Path(__file__).resolve().parents[2]
+spec = importlib.util.spec_from_file_location("finetune_identity",
+                                              REPO / "scripts" / "finetune_identity.py")
+finetune = importlib.util.module_from_spec(spec)
+assert spec.loader is not None
+spec.loader.exec_module(finetune)
+
+
+def test_video_crops_are_lone_face_up_cards_labelled_and_some_backs() -> None:
+    names = dict(enumerate(CLASS_NAMES))
+    crops, labels = finetune.video_crops(names, 2, 6, seed=13, back_share=0.2)
+    assert crops.shape[1:] == (CROP_SIZE, CROP_SIZE, 3) and crops.dtype == np.uint8
+    assert len(crops) == len(labels) >= 6
+    named = [names[int(i)] for i in labels]
+    backs = named.count(NONE_LABEL)
+    assert 0 < backs <= 0.2 * (len(named) - backs) + 1e-9
+    assert all(n in CLASS_NAMES for n in named)
+    # the same deals give the same crops (the training run can be reproduced)
+    again, labels_again = finetune.video_crops(names, 2, 6, seed=13, back_share=0.2)
+    assert np.array_equal(labels, labels_again) and np.array_equal(crops, again)
