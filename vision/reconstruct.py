@@ -180,6 +180,10 @@ class Report:
     result: dict[str, int]
     undetermined: list[int]
     issues: list[Issue]
+    #: How ``result`` was counted: ``"tricks"`` - trick by trick, the undetermined ones left
+    #: out; ``"rows"`` - where tricks are undetermined, the won cards of the rows read whole
+    #: (what a director counts), when the tricks settled one by one fit those counts.
+    result_basis: str = "tricks"
     dealer: Seat | None = None
     contract: Contract | None = None
     first_leader: Seat | None = None
@@ -275,6 +279,35 @@ def _trump_name(trump: Suit | None) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
+
+
+def _totals_from_rows(game: Game, seats: tuple[Seat, ...], rows: dict[Seat, list[RowEntry]],
+                      n: int) -> tuple[dict[str, int], tuple[Seat, ...]] | None:
+    """Each side's tricks as its players' rows count them - the won cards of a row read whole
+    (``n`` cards, every one won or lost) - and the seats counted; None when the rows do not
+    give every side. A partnership's count needs both partners' rows, agreeing (one row alone
+    may hold a card counted twice); one side may be the tricks the others leave, if no row
+    read whole of that side counts otherwise."""
+    whole = {s: r for s, r in rows.items()
+             if s in seats and len(r) == n and all(e.orientation in (WON, LOST) for e in r)}
+    won = {s: sum(e.orientation is WON for e in r) for s, r in whole.items()}
+    totals: dict[str, int] = {}
+    used: list[Seat] = []
+    for side in game.sides(seats):
+        members = [s for s in seats if game.side(s) == side]
+        counts = {won[s] for s in members if s in won}
+        if len(members) == sum(s in won for s in members) and len(counts) == 1:
+            totals[side] = counts.pop()
+            used += members
+        elif len(counts) > 1:
+            return None  # partners' rows read whole disagree
+    missing = [side for side in game.sides(seats) if side not in totals]
+    if len(missing) == 1:
+        totals[missing[0]] = n - sum(totals.values())
+    if len(totals) != len(game.sides(seats)) or sum(totals.values()) != n or \
+            min(totals.values()) < 0 or any(k != totals[game.side(s)] for s, k in won.items()):
+        return None  # (a row read whole counting otherwise than its side's total: no count)
+    return {side: totals[side] for side in game.sides(seats)}, tuple(sorted(used))
 
 
 def reconstruct(observation: Observation) -> Report:
@@ -402,6 +435,17 @@ class _Reconstruction:
         for t in tricks:
             if t.side is not None:
                 result[t.side] += 1
+        basis = "tricks"
+        counted = _totals_from_rows(g, seats, obs.rows, len(tricks)) if undetermined else None
+        if counted is not None and all(counted[0][k] >= n for k, n in result.items()):
+            # the tricks settled one by one fit the counts: the undetermined ones are shared
+            # out as the rows read whole say, each trick's winner still left open
+            result, basis = counted[0], "rows"
+            self.notes.append(
+                "the result counts the won cards of the rows read whole ("
+                + " ".join(str(s) for s in counted[1]) + "); trick"
+                + ("s " if len(undetermined) > 1 else " ") + ", ".join(map(str, undetermined))
+                + " could not be settled one by one")
 
         for (s, i), card in sorted(self.deduced.items(), key=lambda kv: (kv[0][1], kv[0][0])):
             if i < len(tricks) and tricks[i].cards.get(s) == card:  # not undone by a tie
@@ -418,7 +462,8 @@ class _Reconstruction:
                                         order[i.kind], i.seat if i.seat is not None else -1))
         return Report(
             game=g.name, seats=seats, rows={s: list(obs.rows.get(s, [])) for s in seats},
-            tricks=tricks, result=result, undetermined=undetermined, issues=self.issues,
+            tricks=tricks, result=result, result_basis=basis, undetermined=undetermined,
+            issues=self.issues,
             dealer=obs.dealer, contract=contract, first_leader=first_leader,
             trump=trump_info, leader=leader_info, hands=hands, talon=talon,
             complete=bool(complete),

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from vision.cards import BRIDGE_DECK, Card, Suit
 from vision.contract import Contract
 from vision.notation.json_format import report_to_dict
+from vision.notation.text import report_to_text
 from vision.reconstruct import IssueKind, reconstruct
 from vision.record import Observation, Orientation, RowEntry
 from vision.seats import SEATS, Seat
@@ -42,6 +43,49 @@ def test_three_handed_all_lost_is_a_conflict_with_all_candidates() -> None:
     (issue,) = r.issues
     assert issue.kind is IssueKind.ORIENTATION_CONFLICT and issue.trick == 1 and issue.seat is None
     assert r.trick(2).winner == N and r.result == {"N": 1, "E": 0, "S": 0}
+
+
+def test_an_undetermined_trick_is_counted_by_the_partners_rows_read_whole() -> None:
+    """Trick 1 is two against two (every row 'won'), so it stays undetermined one by one; N's
+    and S's rows, read whole, both count one trick won, so the result is NS 1 and EW the two
+    others - as a director counts the rows - and says so."""
+    obs = Observation("bridge", rows(N="won:- lost:- lost:-", S="won:- lost:- lost:-",
+                                     E="won:- ?:- won:-", W="won:- won:-"), complete=False)
+    r = reconstruct(obs)
+    assert r.undetermined == [1] and r.trick(1).side is None
+    assert r.result == {"NS": 1, "EW": 2} and r.result_basis == "rows"
+    assert any("rows read whole (N S)" in n for n in r.notes)
+    assert report_to_dict(r)["result_basis"] == "rows"
+    assert "Result: NS 1, EW 2 (the won cards of the rows read whole; 2 of 3 tricks " \
+           "determined one by one, deal in progress)" in report_to_text(r)
+
+
+@pytest.mark.parametrize("s_row, w_row", [
+    ("won:- lost:- ?:-", "won:- won:-"),  # S's row not read whole: N's alone may count wrong
+    ("won:- lost:- lost:-", "won:- won:- won:-"),  # W's whole row counts EW 3, not 2
+])
+def test_rows_read_whole_count_only_when_every_side_agrees(s_row: str, w_row: str) -> None:
+    obs = Observation("bridge", rows(N="won:- lost:- lost:-", S=s_row, E="won:- ?:- won:-",
+                                     W=w_row), complete=False)
+    r = reconstruct(obs)
+    assert r.undetermined == [1] and r.result_basis == "tricks"
+    assert sum(r.result.values()) == 2
+
+
+def test_three_players_each_count_their_own_row_read_whole() -> None:
+    """Preferans: E's won card lies at trick 2 beside N's, and nobody won trick 3 - a card
+    out of place; both tricks stay undetermined, yet each player's row read whole counts his
+    own tricks (N 2, E 1, S 0: all three tricks). Rows whose counts add up to more tricks
+    than were played count nothing."""
+    obs = Observation("preferans", rows(N="won:- won:- lost:-", E="lost:- won:- lost:-",
+                                        S="lost:- lost:- lost:-"), complete=False)
+    r = reconstruct(obs)
+    assert r.undetermined == [2, 3]
+    assert r.result == {"N": 2, "E": 1, "S": 0} and r.result_basis == "rows"
+    obs = Observation("preferans", rows(N="won:- won:- lost:-", E="lost:- won:- won:-",
+                                        S="lost:- won:- lost:-"), complete=False)
+    r = reconstruct(obs)
+    assert r.undetermined and r.result_basis == "tricks"  # 2 + 2 + 1 cards won, 3 tricks
 
 
 def test_three_handed_two_won_lists_only_those_two() -> None:
@@ -216,7 +260,10 @@ def test_any_table_gives_a_report_never_an_exception(game, table, dealer, first,
                       complete=complete)
     r = reconstruct(obs)
     json.dumps(report_to_dict(r))
-    assert sum(r.result.values()) + len(r.undetermined) == len(r.tricks)
+    if r.result_basis == "rows":  # the undetermined tricks are shared out by the rows' counts
+        assert sum(r.result.values()) == len(r.tricks) and r.undetermined
+    else:
+        assert sum(r.result.values()) + len(r.undetermined) == len(r.tricks)
 
 
 def _doubled(row: list[RowEntry], positions: list[int]) -> list[RowEntry]:

@@ -151,7 +151,9 @@ def _header(canvas: np.ndarray, reading: TableReading, report: Any | None, font:
     if report is not None:
         result = getattr(report, "result", {}) or {}
         if result:
-            lines.append("tricks: " + "  ".join(f"{k} {v}" for k, v in result.items()))
+            by_rows = getattr(report, "result_basis", "tricks") == "rows"
+            lines.append("tricks: " + "  ".join(f"{k} {v}" for k, v in result.items())
+                         + ("  (won cards of the whole rows)" if by_rows else ""))
         undetermined = getattr(report, "undetermined", []) or []
         if undetermined:
             lines.append("undetermined tricks: " + ", ".join(str(t) for t in undetermined))
