@@ -76,7 +76,7 @@ def test_three_players_each_count_their_own_row_read_whole() -> None:
     """Preferans: E's won card lies at trick 2 beside N's, and nobody won trick 3 - a card
     out of place; both tricks stay undetermined, yet each player's row read whole counts his
     own tricks (N 2, E 1, S 0: all three tricks). Rows whose counts add up to more tricks
-    than were played count nothing."""
+    than were played count nothing, and every player's row must be read whole."""
     obs = Observation("preferans", rows(N="won:- won:- lost:-", E="lost:- won:- lost:-",
                                         S="lost:- lost:- lost:-"), complete=False)
     r = reconstruct(obs)
@@ -86,6 +86,11 @@ def test_three_players_each_count_their_own_row_read_whole() -> None:
                                         S="lost:- won:- lost:-"), complete=False)
     r = reconstruct(obs)
     assert r.undetermined and r.result_basis == "tricks"  # 2 + 2 + 1 cards won, 3 tricks
+    # S's row one card short: N's and E's rows alone would leave S his count from theirs,
+    # each resting on one row - not counted
+    obs = Observation("preferans", rows(N="won:- won:- lost:-", E="lost:- won:- lost:-",
+                                        S="lost:- lost:-"), complete=False)
+    assert reconstruct(obs).result_basis == "tricks"
 
 
 def test_three_handed_two_won_lists_only_those_two() -> None:
