@@ -157,6 +157,31 @@ def test_rows_disagreeing_raise_an_alert():
     assert [a.alert for a in alerts] == ["wrong_orientation"]
 
 
+@pytest.mark.parametrize("rows, seat", [
+    ({N: ["won"], E: ["won"], S: ["won"], W: ["lost"]}, E),  # only E says EW won
+    ({N: ["won"], E: ["lost"], S: ["won"], W: ["won"]}, W),
+    ({N: ["won"], E: ["won"], S: ["lost"], W: ["won"]}, N),  # S's 'lost' says EW too
+    ({N: ["won"], E: ["won"], S: ["lost"], W: ["lost"]}, None),  # two against two: no one
+])
+def test_bridge_rows_three_against_one_name_the_odd_row(rows, seat):  # type: ignore[no-untyped-def]
+    """Bridge, no face read (no rules winner): three rows say one side took the trick and
+    the fourth the other - that fourth card lies the wrong way, whichever partner won, and
+    the alert names its seat; two against two names nobody."""
+    tr = TableTracker("bridge", 10.0, dealer=W)
+    out = []
+    t = 0.0
+    for faces in ({N: None}, {N: None, E: None}, {N: None, E: None, S: None},
+                  {N: None, E: None, S: None, W: None}):
+        for _ in range(5):
+            out += tr.update(reading(faceup=faces), t)
+            t += 0.1
+    for _ in range(6):
+        out += tr.update(reading(rows=rows), t)
+        t += 0.1
+    alerts = [(a.alert, a.seat) for a in out if isinstance(a, Alert)]
+    assert alerts == [("wrong_orientation", seat)]
+
+
 @pytest.mark.parametrize("kw", [{"fps": 0}, {"fps": 10, "confirm_s": -1},
                                 {"fps": 10, "confirm_s": 1.0, "forget_s": 0.5},
                                 {"fps": 10, "new_deal_s": 0}])
