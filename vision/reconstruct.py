@@ -304,9 +304,7 @@ def _totals_from_rows(game: Game, seats: tuple[Seat, ...], rows: dict[Seat, list
             return None  # partners' rows read whole disagree
     missing = [side for side in game.sides(seats) if side not in totals]
     if len(missing) == 1 and game.partnership:
-        # the side two agreeing rows leave (a player alone: his one row would be his count
-        # and the others' would rest on one row each - a misread card would go unseen)
-        totals[missing[0]] = n - sum(totals.values())
+        totals[missing[0]] = n - sum(totals.values())  # what the agreeing partners leave
     if len(totals) != len(game.sides(seats)) or sum(totals.values()) != n or \
             min(totals.values()) < 0 or any(k != totals[game.side(s)] for s, k in won.items()):
         return None  # (a row read whole counting otherwise than its side's total: no count)
