@@ -863,6 +863,23 @@ def test_a_revoke_beside_a_void_player_discarding_the_same_suit_is_alerted():
     assert _revokes(out) == [(S, 1)]
 
 
+@pytest.mark.parametrize("card, doubt", [("HK", "unless that was his DK read as HK"),
+                                         ("SK", None)])
+def test_a_revoke_with_a_face_of_the_suit_leds_colour_names_the_likelier_misreading(
+        card, doubt):  # type: ignore[no-untyped-def]
+    """S's HK on the D7 led, his D8 later: a revoke - or his DK, never seen in the deal, read
+    as the HK (small faces of one colour are the reader's commonest confusion); the alert says
+    both. A spade on the diamond led has no such twin."""
+    tr = TableTracker("preferans", 10.0, seats=(N, E, S), dealer=W)
+    out = _play_tricks(tr, [((N, "D7"), (E, "HA"), (S, card)),
+                            ((N, "C7"), (E, "C8"), (S, "D8"))],
+                       rows=[{N: ["won"], E: ["lost"], S: ["lost"]},
+                             {N: ["won", "lost"], E: ["lost", "won"], S: ["lost", "lost"]}])
+    (alert,) = [a for a in out if isinstance(a, Alert) and a.alert == "revoke"]
+    assert alert.seat == S and alert.trick == 1
+    assert (doubt in alert.message) if doubt else ("unless" not in alert.message)
+
+
 def test_no_revoke_is_alerted_in_a_trick_whose_cards_came_in_another_order_than_the_rules():
     """The same play, but E's HA showed before N's lead: the order the cards appeared in does
     not start with the leader the rules give, so a card of the trick may belong to another

@@ -1460,9 +1460,16 @@ class TableTracker:
                     self._revoke_card_unsure(tr.plays[seat], proven[1]):
                 continue
             card, led = proven
+            twin = Card(led.suit, card.rank)
+            # small faces of one colour are the reader's commonest confusion (a diamond read
+            # as a heart): said, for the director to look at that card
+            doubt = (f" - unless that was his {twin} read as {card} (a face of the same "
+                     "colour and rank, not seen elsewhere in this deal)"
+                     if card.suit.is_red == led.suit.is_red and twin in self.game.deck
+                     and twin not in self._played_cards() else "")
             self._alert("revoke", seat, k, t, out,
                         f"{seat} revoked in trick {k}: played {card} to {led} led, "
-                        "though his later cards show he could follow")
+                        f"though his later cards show he could follow{doubt}")
 
     def _revoke_in(self, tr: _TrickState, seat: Seat) -> tuple[Card, Card] | None:
         """``(his card, the card led)`` when ``seat``'s card in the completed trick ``tr`` is
