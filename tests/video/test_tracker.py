@@ -397,31 +397,6 @@ def test_an_unread_face_in_a_row_beside_his_face_up_card_is_a_row_card():
     assert rows_read[E] == (2, {1: Orientation.LOST, 2: Orientation.WON})
 
 
-def test_a_row_card_misread_when_turned_does_not_hide_the_next_turn():
-    """E's card of trick 2 was read 'won' while it was turned (it lost). Once trick 3 is down,
-    his row read lost-lost-won is his third card turned - with card 2 read the other way -
-    not a box slipped into the row: the third turn stands, and card 2 is revised."""
-    tracker = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S)
-    t = _show(tracker, 0.0, {E: "D5"}, {E: "D5", N: "D4"}, {E: "D5", N: "D4", S: "DK"})
-    t = _show(tracker, t, {}, rows={N: ["lost"], E: ["lost"], S: ["won"]})
-    t = _show(tracker, t, *_one_by_one((S, "S3"), (E, "S7"), (N, "SK")),
-              rows={N: ["lost"], E: ["lost"], S: ["won"]})
-    t = _show(tracker, t, {}, rows={N: ["lost", "won"], E: ["lost", "won"], S: ["won", "lost"]})
-    assert tracker.row_len[E] == 2
-    # E's row out of sight while trick 3 is played (his arm over it), then read as it lies
-    t = _show(tracker, t, *_one_by_one((N, "C5"), (S, "C4"), (E, "CK")),
-              rows={N: ["lost", "won"], S: ["won", "lost"]})
-    events = []
-    for _ in range(16):
-        events += tracker.update(reading(rows={N: ["lost", "won", "lost"],
-                                               E: ["lost", "lost", "won"],
-                                               S: ["won", "lost", "lost"]}), t)
-        t += 0.125
-    assert tracker.row_len[E] == 3
-    assert tracker.tricks[3].turned[E][0] is Orientation.WON
-    assert tracker.tricks[2].turned[E][0] is Orientation.LOST
-
-
 def test_a_box_inside_the_known_row_is_read_without_it():
     """A reading one card longer than the confirmed row, whose known part only agrees once
     one box is left out, shows no new card."""

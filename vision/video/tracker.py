@@ -607,15 +607,6 @@ class TableTracker:
         seq = [orients[p] for p in range(1, length + 1)]
         if _agrees(known, seq):
             return length, orients
-        nxt = self.tricks.get(length)
-        if length == len(known) + 1 and nxt is not None and self.seats is not None and \
-                len(nxt.plays) >= len(self.seats) and sum(
-                    a is not b and Orientation.UNKNOWN not in (a, b)
-                    for a, b in zip(known, seq, strict=False)) == 1:
-            # the trick of the new card is down: one card more is his turn, and the one known
-            # card read the other way is that card misread - now or when it was confirmed
-            # (several read the other way: the row is read a card off, see below)
-            return length, orients
         for j in range(len(known)):
             cand = seq[:j] + seq[j + 1:]
             if _agrees(known, cand):
