@@ -3,18 +3,14 @@ with the shipped reader, and says clearly when a folder holds no video with its 
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("evaluate_identity_video",
-                                              REPO / "scripts" / "evaluate_identity_video.py")
-script = importlib.util.module_from_spec(spec)
-assert spec.loader is not None
-spec.loader.exec_module(script)
+from .script_module import REPO, load
+
+script = load("evaluate_identity_video")
 
 
 def test_the_sample_videos_lone_faces_are_read(capsys: pytest.CaptureFixture[str]) -> None:

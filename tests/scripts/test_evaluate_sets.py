@@ -3,16 +3,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 from vision.synth.style import HELD_OUT_BACK_PATTERNS
 
-REPO = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("evaluate", REPO / "scripts" / "evaluate.py")
-evaluate = importlib.util.module_from_spec(spec)
-assert spec.loader is not None
-spec.loader.exec_module(evaluate)
+from .script_module import load
+
+evaluate = load("evaluate")
 
 
 def test_held_out_decks_keep_the_deals_and_change_the_deck() -> None:

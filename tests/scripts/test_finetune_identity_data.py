@@ -3,20 +3,14 @@ labelled with the card each one is, and a few backs as ``none``."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 
 from vision.identity.crops import CROP_SIZE
 from vision.identity.synth import CLASS_NAMES, NONE_LABEL
 
-REPO = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("finetune_identity",
-                                              REPO / "scripts" / "finetune_identity.py")
-finetune = importlib.util.module_from_spec(spec)
-assert spec.loader is not None
-spec.loader.exec_module(finetune)
+from .script_module import load
+
+finetune = load("finetune_identity")
 
 
 def test_video_crops_are_lone_face_up_cards_labelled_and_some_backs() -> None:

@@ -161,6 +161,7 @@ def test_rows_disagreeing_raise_an_alert():
     ({N: ["won"], E: ["won"], S: ["won"], W: ["lost"]}, E),  # only E says EW won
     ({N: ["won"], E: ["lost"], S: ["won"], W: ["won"]}, W),
     ({N: ["won"], E: ["won"], S: ["lost"], W: ["won"]}, N),  # S's 'lost' says EW too
+    ({N: ["lost"], E: ["lost"], S: ["won"], W: ["lost"]}, N),  # N's 'lost' says EW won
     ({N: ["won"], E: ["won"], S: ["lost"], W: ["lost"]}, None),  # two against two: no one
 ])
 def test_bridge_rows_three_against_one_name_the_odd_row(rows, seat):  # type: ignore[no-untyped-def]
@@ -178,8 +179,11 @@ def test_bridge_rows_three_against_one_name_the_odd_row(rows, seat):  # type: ig
     for _ in range(6):
         out += tr.update(reading(rows=rows), t)
         t += 0.1
-    alerts = [(a.alert, a.seat) for a in out if isinstance(a, Alert)]
-    assert alerts == [("wrong_orientation", seat)]
+    alerts = [a for a in out if isinstance(a, Alert)]
+    assert [(a.alert, a.seat) for a in alerts] == [("wrong_orientation", seat)]
+    if seat is not None:  # the side the other three rows show
+        three = {s.side if o[0] == "won" else s.lho.side for s, o in rows.items() if s != seat}
+        assert alerts[0].message.endswith(f"show {three.pop()} won it")
 
 
 @pytest.mark.parametrize("kw", [{"fps": 0}, {"fps": 10, "confirm_s": -1},

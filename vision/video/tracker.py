@@ -1375,8 +1375,8 @@ class TableTracker:
                                 for s, (o, _) in tr.turned.items()
                                 if o is not Orientation.UNKNOWN):
             self._doubtful_rows.add(tr.number)
-        elif disagree and (odd := self._odd_row_out(tr)) is not None:
-            side = next(s.side for s in tr.turned if s != odd and s != odd.partner)
+        elif disagree and (found := self._odd_row_out(tr)) is not None:
+            odd, side = found
             self._alert("wrong_orientation", odd, tr.number, t_seen, out,
                         f"{odd} turned trick {tr.number} as {tr.turned[odd][0].value}, but the "
                         f"other three rows show {side} won it")
@@ -1385,23 +1385,23 @@ class TableTracker:
                         f"the rows disagree at trick {tr.number}: won by "
                         f"{' '.join(s.name for s in sorted(won)) or 'nobody'}")
 
-    def _odd_row_out(self, tr: _TrickState) -> Seat | None:
+    def _odd_row_out(self, tr: _TrickState) -> tuple[Seat, str] | None:
         """Bridge, all four rows read: the one row whose card says another side won than the
         other three cards say - the card lying the wrong way, whoever of the side took the
-        trick (one card turned wrong leaves exactly this; None for any other split)."""
+        trick (one card turned wrong leaves exactly this) - and the side the three show; None
+        for any other split."""
         if not self.game.partnership or self.seats is None or len(self.seats) != 4:
             return None
         said: dict[Seat, str] = {}
         for s, (o, _) in tr.turned.items():
             if o not in _SIDES:
                 return None
-            said[s] = s.side if o is Orientation.WON else s.partner.lho.side
-        if len(said) != 4:
-            return None
+            said[s] = s.side if o is Orientation.WON else s.lho.side
         counts = Counter(said.values())
-        if sorted(counts.values()) != [1, 3]:
+        if len(said) != 4 or sorted(counts.values()) != [1, 3]:
             return None
-        return next(s for s, side in said.items() if counts[side] == 1)
+        odd = next(s for s, side in said.items() if counts[side] == 1)
+        return odd, next(side for side, n in counts.items() if n == 3)
 
     def _check_unturned(self, t: float, out: list[Event]) -> None:
         """A seat still without its card of trick k in his row, seen short a while after
