@@ -15,7 +15,7 @@ from vision.video.compare import score_events
 from vision.video.events import Alert, CardLaid, CardsTurned, TrickComplete
 from vision.video.gate import ChangeGate
 from vision.video.pipeline import TruthAnalyzer, VideoPipeline
-from vision.video.tracker import TableTracker
+from vision.video.tracker import TableTracker, deals_from_events
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 
@@ -988,6 +988,9 @@ def test_a_face_never_read_is_named_from_the_rest_of_the_deal():
     assert reports[-1].deduced == (E,)
     assert reports[-1].winner == truth.winner
     assert "*" in reports[-1].describe()
+    # a session rebuilt from its stored events has the named card too (reports, PBN)
+    (_, observation), = deals_from_events("bridge", out)
+    assert observation.rows[E][4].card == dict(truth.plays)[E]
 
 
 def test_too_many_faces_never_read_are_not_named():
