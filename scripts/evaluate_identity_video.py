@@ -6,9 +6,10 @@ Each DIR holds rendered videos (``*.mp4``) with their per-frame truth beside the
 (``*.frames.jsonl.gz``, as ``scripts/evaluate_video.py`` and ``vision.synth.video`` write
 them). Every ``--every``-th frame, the face-up cards at least 97 % visible (the trick in
 progress, a card just laid: the reader's whole-card view applies) are read from their true
-rectangles moved as the detector's boxes are off (centre 5 %, size 4 %, turn 2.5 degrees,
-corners 1.5 % of the card's width) - the reader alone, without the detector or the tracker.
-Prints the cards named right, named wrong and left unread, and the commonest confusions.
+rectangles moved as the detector's boxes are off (``vision.identity.synth.detector_like``:
+centre 5 %, size 4 %, turn 2.5 degrees, corners 1.5 % of the card's width) - the reader
+alone, without the detector or the tracker. Prints the cards named right, named wrong and
+left unread, and the commonest confusions.
 ``--whole`` reads with another whole-card model (a candidate) in place of the shipped one.
 """
 
@@ -31,14 +32,13 @@ sys.path.insert(0, str(REPO))
 GAMES = ("bridge", "preferans", "lhombre")
 
 
-def detector_like(quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """``quad`` moved as the detector's boxes are off."""
+def detector_like_box(quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``quad`` moved as the detector's boxes are off (:func:`vision.identity.synth.
+    detector_like`, box error 0.05)."""
+    from vision.identity.synth import detector_like
+
     width = float(min(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[2] - quad[1])))
-    centre = quad.mean(axis=0)
-    turn = np.radians(rng.normal(0, 2.5))
-    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
-    box = (quad - centre) @ rot.T * (1 + rng.normal(0, 0.04)) + centre
-    return box + rng.normal(0, 0.05 * width, (1, 2)) + rng.normal(0, 0.015 * width, (4, 2))
+    return detector_like(quad, width, rng)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
             # [seat, position, orientation, face_up, card, visible_fraction, current, quad]
             lone = [c for c in frames[i] if c[3] and c[5] >= 0.97] if i % args.every == 0 else []
             if lone:
-                quads = np.stack([detector_like(np.asarray(c[7], float).reshape(4, 2), rng)
+                quads = np.stack([detector_like_box(np.asarray(c[7], float).reshape(4, 2), rng)
                                   for c in lone])
                 results = reader.read(image, quads, game, alone=np.ones(len(lone), bool))
                 for c, r in zip(lone, results, strict=True):

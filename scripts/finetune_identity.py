@@ -69,7 +69,7 @@ def video_crops(names: dict[int, str], n_deals: int, frames_per_deal: int, seed:
     :func:`vision.synth.export.scene_seed` of ``seed`` - training deals, far from the
     held-out videos' seeds."""
     from vision.identity.crops import whole_card_crop
-    from vision.identity.synth import NONE_LABEL
+    from vision.identity.synth import NONE_LABEL, detector_like
     from vision.synth.export import GAMES, scene_seed
     from vision.synth.video import training_script
 
@@ -96,13 +96,7 @@ def video_crops(names: dict[int, str], n_deals: int, frames_per_deal: int, seed:
                 quad = np.asarray(c["quad"], dtype=np.float64).reshape(4, 2)
                 width = float(min(np.linalg.norm(quad[1] - quad[0]),
                                   np.linalg.norm(quad[2] - quad[1])))
-                centre = quad.mean(axis=0)
-                turn = np.radians(rng.normal(0, 2.5))
-                rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
-                box = (quad - centre) @ rot.T * (1 + rng.normal(0, 0.04)) + centre
-                box = box + rng.normal(0, 0.05 * width, (1, 2)) + \
-                    rng.normal(0, 0.015 * width, (4, 2))
-                box = np.roll(box, int(rng.integers(4)), axis=0)
+                box = np.roll(detector_like(quad, width, rng), int(rng.integers(4)), axis=0)
                 crop = whole_card_crop(image, box)
                 if c["face_up"] and c["card"] in index:
                     crops.append(crop)

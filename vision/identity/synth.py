@@ -188,6 +188,20 @@ class CardPhoto:
         return sum(1 for v in self.index_visible if v is not None and v >= threshold)
 
 
+def detector_like(quad: np.ndarray, card_w: float, rng: np.random.Generator,
+                  box_error: float = 0.05) -> np.ndarray:
+    """A card's true ``quad`` off by what the shipped detector's boxes are off: ``box_error``
+    is the spread of the centre shift in card widths (``card_w`` pixels); the size and turn
+    scale with it, and each corner is jittered by 1.5 % of the width."""
+    centre = quad.mean(axis=0)
+    turn = math.radians(rng.normal(0, 50 * box_error))
+    rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+    grow = 1.0 + rng.normal(0, 0.8 * box_error)
+    detected = (quad - centre) @ rot.T * grow + centre
+    detected = detected + rng.normal(0, box_error * card_w, (1, 2))
+    return detected + rng.normal(0, 0.015 * card_w, (4, 2))
+
+
 def sample_card_photo(
     rng: np.random.Generator,
     *,
@@ -294,16 +308,8 @@ def sample_card_photo(
     rank_px = 0.1 * card_h
     photo = _degrade(canvas, rng, card_w, rank_px)
 
-    # the detector's quad: off by what the shipped detector's boxes are off (``box_error``:
-    # the spread of the centre shift, in card widths; the size and turn scale with it),
-    # jittered per corner, any corner first, either winding
-    centre = quad.mean(axis=0)
-    turn = math.radians(rng.normal(0, 50 * box_error))
-    rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
-    grow = 1.0 + rng.normal(0, 0.8 * box_error)
-    detected = (quad - centre) @ rot.T * grow + centre
-    detected = detected + rng.normal(0, box_error * card_w, (1, 2))
-    detected = detected + rng.normal(0, 0.015 * card_w, (4, 2))
+    # the detector's quad, any corner first, either winding
+    detected = detector_like(quad, card_w, rng, box_error)
     detected = np.roll(detected, int(rng.integers(4)), axis=0)
     if rng.random() < 0.5:
         detected = detected[::-1]

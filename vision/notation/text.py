@@ -63,8 +63,7 @@ def report_to_text(report: Report) -> str:
         lines.append(f"{t.number:>5} {lead:<4} " + "".join(cells) + won + note)
     total = ", ".join(f"{k} {v}" for k, v in report.result.items())
     determined = len(report.tricks) - len(report.undetermined)
-    basis = ("the won cards of the rows read whole; "
-             if getattr(report, "result_basis", "tricks") == "rows" else "")
+    basis = "the won cards of the rows read whole; " if report.result_basis == "rows" else ""
     lines.append(f"Result: {total} ({basis}{determined} of {len(report.tricks)} tricks "
                  "determined" + (" one by one" if basis else "")
                  + ("" if report.complete else ", deal in progress") + ")")

@@ -1619,12 +1619,9 @@ class TableTracker:
     # ------------------------------------------------------------------ output
     def _alert(self, kind: str, seat: Seat | None, trick: int | None, t: float,
                out: list[Event], message: str) -> None:
-        key = ("alert", kind, seat, trick)
-        if key in self._emitted:
-            return
         alert = Alert(t=t, deal=self.deal, alert=kind, seat=seat, trick=trick, message=message)
-        self._emit(key, alert, out)
-        if kind == "wrong_orientation" and seat is not None and trick is not None:
+        if self._emit(("alert", kind, seat, trick), alert, out) and \
+                kind == "wrong_orientation" and seat is not None and trick is not None:
             self._standing[(seat, trick)] = alert
 
     def _withdraw_disproved(self, t: float, out: list[Event]) -> None:
@@ -1646,11 +1643,13 @@ class TableTracker:
                 message=f"{seat}'s card of trick {k} is read {o.value} after all, as it should "
                         f"lie - withdrawn: {alert.message}"))
 
-    def _emit(self, key: tuple, event: Event, out: list[Event]) -> None:
+    def _emit(self, key: tuple, event: Event, out: list[Event]) -> bool:
+        """Emit ``event`` unless one under ``key`` was emitted already; True if emitted."""
         if key in self._emitted:
-            return
+            return False
         self._emitted.add(key)
         out.append(event)
+        return True
 
     # ------------------------------------------------------------------ resume
     def restore(self, events: Iterable[Event]) -> None:
