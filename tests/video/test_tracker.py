@@ -794,6 +794,29 @@ def test_a_card_another_player_played_to_a_turned_trick_is_not_read_again_as_a_n
     assert tracker.tricks[3].plays[N].card == Card.from_str("C5")
 
 
+def test_a_card_read_here_far_more_often_than_at_another_players_turned_play_is_this_play():
+    """S's card of trick 1 was read as DK in 4 looks. In trick 2 N's face reads DK in every
+    look, 12 of them: one deck, and a card turned into a row cannot show again, so S's play
+    was the misreading - N's card of trick 2 is the DK and S's of trick 1 is unknown (trick 1
+    reported again without it). Read only as often as S's was, the face would be taken for
+    the misreading instead (test above)."""
+    tracker, t = _lhombre_after_first_trick(Contract(trump=Suit.HEARTS, declarer=S))
+    assert tracker.tricks[1].plays[S].card == Card.from_str("DK")
+    one = {N: ["lost"], E: ["lost"], S: ["won"]}
+    reports = []
+    for faces in ({S: "S3"}, {S: "S3", E: "S7"}, {S: "S3", E: "S7", N: "DK"}):
+        for _ in range(12):
+            reports += [e for e in tracker.update(reading(faceup=faces, rows=one), t)
+                        if isinstance(e, TrickComplete)]
+            t += 0.125
+    assert tracker.tricks[2].plays[N].card == Card.from_str("DK")
+    assert tracker.tricks[1].plays[S].card is None
+    again = [e for e in reports if e.number == 1]
+    assert again and dict(again[-1].cards)[S] is None
+    # N's card was laid when it first showed, not when the misreading was found out
+    assert tracker.tricks[2].plays[N].t < tracker.tricks[2].plays[E].t + 1.6
+
+
 def _revokes(out):  # type: ignore[no-untyped-def]
     return sorted((a.seat, a.trick) for a in out if isinstance(a, Alert) and a.alert == "revoke")
 

@@ -96,6 +96,9 @@ _REVOKE_MIN_READS = 2
 _CONTESTED_SHARE = 0.5
 #: A card read this often at a seat outweighs the same card read once in his earlier trick.
 _OUTREAD_VOTES = 3
+#: ... and a card read at a seat this many times as often as another player's play of a trick
+#: already turned was read as it shows that play was misread.
+_OUTREAD_FACTOR = 2
 #: Naming unread faces from the rest of the deal rests on every other card being read right.
 #: It is tried only for a deal with at most this many unread faces, and believed only when no
 #: filling leaves more than this many row cards lying against the winners: over 96 recorded
@@ -344,6 +347,9 @@ class TableTracker:
         self._doubtful: set[tuple[Seat, int]] = set()  # a wrong turn not yet read surely
         self._doubtful_rows: set[int] = set()  # tricks whose rows disagree, not yet surely
         self._face_ev: dict[Seat, _Evidence] = {}
+        # faces read at a seat as a card another player's turned play was taken for:
+        # (seat, card) -> [first seen, readings]
+        self._outread: dict[tuple[Seat, Card], list] = {}
         # a face seen once at a seat while the other cards of its trick lay face up: his card
         # of that trick (None: unread) if the next trick begins without one confirmed
         # (seat, trick) -> (card, t)
@@ -769,7 +775,8 @@ class TableTracker:
                     self._check_revokes(seat, t, out)
             if not gone and (card is None or last.card is None or card == last.card):
                 return
-        if card is not None and self._played_before(seat, card, played):
+        if card is not None and self._played_before(seat, card, played) and \
+                not self._outreads_other_play(seat, card, played, t, out):
             if not self._new_face_misread(seat, card, played):
                 return  # a misreading, or a played card seen in passing: not a new play
             card = None  # his next card, read as one gone before: a face left unread
@@ -899,6 +906,41 @@ class TableTracker:
                         and p.votes[card] >= 2:
                     return True
         return False
+
+    def _outreads_other_play(self, seat: Seat, card: Card, played: int, t: float,
+                             out: list[Event]) -> bool:
+        """True when ``card``, read at ``seat`` although another player's play of a trick
+        already turned was taken for it, has now been read here so much more often than
+        there that the other play was the misreading (one deck: a card in a row cannot show
+        face up again). That play is made unread (its trick reported again) and the face here
+        goes on as a new card."""
+        if not self._fresh:
+            return False
+        earlier = [(tr, p) for tr in self.tricks.values() if tr.turned_done
+                   for s, p in tr.plays.items() if s != seat and _majority(p) == card]
+        if len(earlier) != 1:
+            return False
+        tr, p = earlier[0]
+        seen = self._outread.setdefault((seat, card), [t, 0])
+        seen[1] += 1
+        if seen[1] < max(_OUTREAD_VOTES, _OUTREAD_FACTOR * p.votes[card]):
+            return False
+        p.card = p.latest = None
+        p.votes.clear()
+        self._recomplete(tr, out)
+        if self._played_before(seat, card, played):
+            return False
+        earlier_n = seen[1] - 1  # the readings before this one, turned away until now
+        ev = self._face_ev.get(seat)
+        if ev is None:
+            self._face_ev[seat] = _Evidence(first_t=seen[0], last_t=t, n=earlier_n,
+                                            votes=Counter({card: earlier_n}), latest=card)
+        else:
+            ev.first_t = min(ev.first_t, seen[0])
+            ev.n += earlier_n
+            ev.votes[card] += earlier_n
+        del self._outread[(seat, card)]
+        return True
 
     def _new_face_misread(self, seat: Seat, card: Card, played: int) -> bool:
         """True when ``card``, read at ``seat`` whose last card is already in his row, was
