@@ -469,22 +469,40 @@ def test_a_new_card_seen_after_the_last_one_is_gone_survives_a_slow_row():
 def test_a_row_card_without_its_face_up_card_must_last_longer():
     """Where faces are read, a player's card reaches his row only after it lay face up; a row
     card for a play never seen is believed only after ``unread_wait_s`` (a hand may have hidden
-    the card all along), not after the usual ``confirm_s``."""
+    the card all along), not after the usual ``confirm_s``. S and E have turned their cards of
+    trick 2 (nothing of it lies face up)."""
     tracker, t = _lhombre_after_first_trick()
     t = _show(tracker, t, {S: "S3"}, {S: "S3", E: "S7"})
-    rows = {N: ["lost", "won"], E: ["lost"], S: ["won"]}
+    t = _show(tracker, t, {}, rows={N: ["lost"], E: ["lost", "lost"], S: ["won", "won"]})
+    rows = {N: ["lost", "won"], E: ["lost", "lost"], S: ["won", "won"]}
     events = []
     t0 = t
     while t < t0 + 2.0:  # N's row shows a second card, his own card was never seen
-        events += tracker.update(reading(faceup={S: "S3", E: "S7"}, rows=rows), t)
+        events += tracker.update(reading(rows=rows), t)
         t += 0.125
     assert tracker.row_len[N] == 1
     while t < t0 + 3.5:
-        events += tracker.update(reading(faceup={S: "S3", E: "S7"}, rows=rows), t)
+        events += tracker.update(reading(rows=rows), t)
         t += 0.125
     assert tracker.row_len[N] == 2
     assert [(e.trick, e.card) for e in events if isinstance(e, CardLaid) and e.seat == N] == \
         [(2, None)]
+
+
+def test_a_row_card_waits_while_the_others_cards_of_its_trick_lie_face_up():
+    """N's row shows a second card while S's and E's cards of trick 2 lie face up and his own
+    was never seen: however long, that is no turn yet (nobody turns before the trick is
+    complete; if he did turn first, the others turn theirs next). Once theirs are turned, his
+    row card - seen all along - stands for his play at once."""
+    tracker, t = _lhombre_after_first_trick()
+    t = _show(tracker, t, {S: "S3"}, {S: "S3", E: "S7"})
+    rows = {N: ["lost", "won"], E: ["lost"], S: ["won"]}
+    t = _show(tracker, t, {S: "S3", E: "S7"}, rows=rows, times=48)  # 6 s
+    assert tracker.row_len[N] == 1 and N not in tracker.tricks[2].plays
+    turned = {N: ["lost", "won"], E: ["lost", "lost"], S: ["won", "lost"]}
+    _show(tracker, t, {}, rows=turned, times=12)
+    assert tracker.row_len[N] == 2 and tracker.tricks[2].plays[N].card is None
+    assert tracker.tricks[2].completed
 
 
 def test_a_next_card_laid_before_the_row_shows_the_last_one_is_no_vote_for_it():
@@ -509,21 +527,22 @@ def test_a_next_card_laid_before_the_row_shows_the_last_one_is_no_vote_for_it():
 
 
 def _n_row_card_for_trick_two():  # type: ignore[no-untyped-def]
-    """S3 and E's S7 laid to trick 2, N's row showing a second card for 3.5 s while his own
-    card was never seen: by then the row card stands for his play (card unknown)."""
+    """S3 and E's S7 laid to trick 2, then a hand over them for 3.5 s while N's row shows a
+    second card and his own card was never seen: by then the row card stands for his play
+    (card unknown)."""
     tracker, t = _lhombre_after_first_trick()
     t = _show(tracker, t, {S: "S3"}, {S: "S3", E: "S7"})
     rows = {N: ["lost", "won"], E: ["lost"], S: ["won"]}
     t0 = t
     while t < t0 + 3.5:
-        tracker.update(reading(faceup={S: "S3", E: "S7"}, rows=rows), t)
+        tracker.update(reading(rows=rows), t)
         t += 0.125
     return tracker, t, rows
 
 
 def test_a_card_laid_while_the_trick_lies_face_up_replaces_a_ghost_row_card():
     """N's row showed a second card for seconds (a box counted twice) and stood for his play
-    to trick 2; when he then lays SK face up beside S's and E's trick-2 cards, still face up,
+    to trick 2; when he then lays SK face up beside S's and E's trick-2 cards, face up again,
     the SK is his card of trick 2 - nobody leads to trick 3 before trick 2 is gathered - and
     his row card is taken back."""
     tracker, t, ghost = _n_row_card_for_trick_two()
@@ -815,6 +834,24 @@ def test_a_card_read_here_far_more_often_than_at_another_players_turned_play_is_
     assert again and dict(again[-1].cards)[S] is None
     # N's card was laid when it first showed, not when the misreading was found out
     assert tracker.tricks[2].plays[N].t < tracker.tricks[2].plays[E].t + 1.6
+
+
+def test_row_cards_while_the_trick_is_being_played_wait_for_its_faces():
+    """S leads the S3 to trick 2 and every row reads a card too many for 4 s (boxes counted
+    twice in tight rows). Nobody turns a card before the trick is complete: S's row card is
+    not his turn while he leads, nor are E's and N's while S's card lies face up and theirs
+    were never seen - the S7 and SK they lay next are their cards of trick 2, not of 3."""
+    tracker, t = _lhombre_after_first_trick(Contract(trump=Suit.HEARTS, declarer=S))
+    long = {N: ["lost", "lost"], E: ["lost", "lost"], S: ["won", "won"]}
+    t = _show(tracker, t, {S: "S3"}, rows=long, times=32)
+    one = {N: ["lost"], E: ["lost"], S: ["won"]}
+    t = _show(tracker, t, {S: "S3", E: "S7"}, {S: "S3", E: "S7", N: "SK"}, rows=one, times=12)
+    two = {N: ["won", "lost"], E: ["lost", "lost"], S: ["won", "lost"]}
+    _show(tracker, t, {}, rows=two, times=24)
+    trick = tracker.tricks[2]
+    assert {s: trick.plays[s].card for s in trick.plays} == {
+        S: Card.from_str("S3"), E: Card.from_str("S7"), N: Card.from_str("SK")}
+    assert trick.completed and 3 not in tracker.tricks
 
 
 def _revokes(out):  # type: ignore[no-untyped-def]

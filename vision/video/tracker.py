@@ -583,6 +583,12 @@ class TableTracker:
                     # without one must last longer before it stands for a play
                     break
             play = pending.plays.get(seat) if pending is not None else None
+            if play is None and wait_for_faces and self._trick_in_play(pending, seat, t, face):
+                # the trick is still being played and he has no play to it yet: a row card
+                # now is a box counted twice, or his card turned before the others' - either
+                # way it waits for them; the way it lay so far says nothing of his turn
+                ev.votes.clear()
+                break
             if play is not None and face is not _UNSET and face is not None and \
                     face == _majority(play):
                 break  # his card of that trick still lies face up: not turned yet
@@ -601,6 +607,17 @@ class TableTracker:
             self._turn_votes[(seat, pos)] = Counter(
                 {o: n for o, n in ev.votes.items() if o in _SIDES})
             self._on_turned(seat, pos, orientation, ev.first_t, t, out)
+
+    @staticmethod
+    def _trick_in_play(pending: _TrickState | None, seat: Seat, t: float, face: object
+                       ) -> bool:
+        """True when the trick ``seat``'s next row card would belong to is still being
+        played: he shows a face-up card and nobody has played to it yet (he is leading it),
+        or another player's card of it lies face up now and is not turned."""
+        if pending is None:
+            return face is not _UNSET
+        return any(s != seat and s not in pending.turned and t - p.last_seen <= _SAME_CARD_GAP_S
+                   for s, p in pending.plays.items())
 
     def _without_inserted_card(self, seat: Seat, length: int, orients: dict[int, Orientation]
                                ) -> tuple[int, dict[int, Orientation]]:
