@@ -12,7 +12,7 @@ from vision.record import Orientation
 from vision.seats import Seat
 from vision.synth.video import make_script
 from vision.video.compare import score_events
-from vision.video.events import Alert, CardLaid, CardsTurned, TrickComplete
+from vision.video.events import Alert, AlertWithdrawn, CardLaid, CardsTurned, TrickComplete
 from vision.video.gate import ChangeGate
 from vision.video.pipeline import TruthAnalyzer, VideoPipeline
 from vision.video.tracker import TableTracker, deals_from_events
@@ -1062,6 +1062,34 @@ def test_too_many_faces_never_read_are_not_named():
         {(E, 5), (S, 8), (N, 11)}
 
 
+@pytest.mark.parametrize(("trick", "seat"), [(2, N), (3, E)])
+def test_a_face_read_as_its_twin_is_named_back_and_its_revoke_withdrawn(trick, seat):  # type: ignore[no-untyped-def]
+    """One face of a whole bridge deal read as the card of the same rank in the other suit of
+    its colour (N's DT of trick 2 as HT, E's lead H2 of trick 3 as D2) in every look, the
+    commonest misreading: the deal seems to hold a revoke. At the deal's end the rules and
+    the rows put the card back (the twin was read twice, or the trick's rows denied it) - the
+    trick is reported again with it, marked as named, and the revoke alerts it caused are
+    withdrawn."""
+    script = make_script("bridge", 31, n_tricks=13, hover=False)
+    true_card = dict(script.deal.tricks[trick - 1].plays)[seat]
+    misread = Card(Suit.HEARTS if true_card.suit is Suit.DIAMONDS else Suit.DIAMONDS,
+                   true_card.rank)
+    tracker = _tracker(script, 5.0)
+    out = []
+    for t, r in script_readings(script, 5.0):
+        sc = r.current_trick.get(seat)
+        if sc is not None and len(r.rows.get(seat, [])) + 1 == trick:
+            sc.card = misread
+        out += tracker.update(r, t)
+    raised = {(a.seat, a.trick) for a in out if isinstance(a, Alert) and a.alert == "revoke"}
+    withdrawn = {(a.seat, a.trick) for a in out
+                 if isinstance(a, AlertWithdrawn) and a.alert == "revoke"}
+    assert raised and withdrawn == raised  # the misreading showed revokes; none stands
+    reports = [e for e in out if isinstance(e, TrickComplete) and e.number == trick]
+    assert dict(reports[-1].cards) == dict(script.deal.tricks[trick - 1].plays)
+    assert seat in reports[-1].deduced
+
+
 def _alternating_rows(tr, n):  # type: ignore[no-untyped-def]
     """Grow the rows to ``n`` cards, faces never seen: S wins the odd tricks, E the even."""
     out, t, rows = [], 0.0, {}
@@ -1696,7 +1724,6 @@ def _n_turns_trick_two(n_row_readings):  # type: ignore[no-untyped-def]
 def test_an_alert_disproved_by_later_readings_is_withdrawn():
     """N's card of trick 2 (he won it) is read lost at first - alerted - then won in every
     later look: the card is revised and the alert withdrawn, once."""
-    from vision.video.events import AlertWithdrawn
 
     tracker, events = _n_turns_trick_two(["lost"] * 2 + ["won"] * 6)
     alerts = [e for e in events if isinstance(e, Alert)]
@@ -1709,7 +1736,6 @@ def test_an_alert_disproved_by_later_readings_is_withdrawn():
 
 
 def test_an_alert_confirmed_by_later_readings_stands():
-    from vision.video.events import AlertWithdrawn
 
     _, events = _n_turns_trick_two(["lost", "lost", "lost"])
     assert [(e.alert, e.seat, e.trick) for e in events if isinstance(e, Alert)] == \
@@ -1753,7 +1779,6 @@ def test_a_resumed_tracker_keeps_the_card_a_withdrawn_alert_cleared():
     for o in ["lost"] * 2 + ["won"] * 6:
         t = _show(tracker, t, {}, rows={N: ["lost", o], E: ["lost", "lost"],
                                         S: ["won", "lost"]}, times=8)
-    from vision.video.events import AlertWithdrawn
 
     assert any(isinstance(e, AlertWithdrawn) for e in events)
     resumed = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S, contract=contract)

@@ -254,6 +254,14 @@ class _TrickState:
     deduced: set[Seat] = field(default_factory=set)  # cards named from the rest of the deal
 
 
+def _twin(card: Card) -> Card | None:
+    """The card of the same rank in the other suit of ``card``'s colour."""
+    for suit in Suit:
+        if suit is not card.suit and suit.is_red == card.suit.is_red:
+            return Card(suit, card.rank)
+    return None
+
+
 def _cards_in(tr: _TrickState, order: Sequence[Seat]) -> list[Card | None]:
     """``tr``'s cards in ``order`` as most of their readings name them (None: no play)."""
     return [_majority(tr.plays[s]) if s in tr.plays else None for s in order]
@@ -1649,6 +1657,7 @@ class TableTracker:
             return
         self._deduced = True
         done = [tr for tr in tricks if tr is not None]
+        self._settle_twins(done, out)
         cards = {s: [self._card_of(tr, s) for tr in done] for s in self.seats}
         unread = sum(c is None for col in cards.values() for c in col)
         if not 0 < unread <= _DEDUCE_MAX_UNREAD:
@@ -1674,6 +1683,83 @@ class TableTracker:
             done[i].deduced.add(seat)
         for i in sorted({i for _, i in found.cards}):
             self._recomplete(done[i], out)
+        named = ", ".join(f"{seat}'s card of trick {done[i].number} {card}"
+                          for (seat, i), card in sorted(found.cards.items(),
+                                                        key=lambda kv: (kv[0][1], kv[0][0])))
+        self._withdraw_revokes_undone(f"named from the rest of the deal: {named}", out)
+
+    def _settle_twins(self, done: list[_TrickState], out: list[Event]) -> None:
+        """A card read at two places of a deal whose twin - the same rank in the other suit
+        of its colour, the reader's commonest confusion - was never seen: one of the two is
+        that twin. It goes where the rules and the rows fit best (the tricks' winners against
+        their rows and the next lead, no new revoke) - only where it fits well and the other
+        way clearly worse: in a deal misread elsewhere too, the fit misleads."""
+        where: dict[Card, list[tuple[int, Seat]]] = {}
+        for i, tr in enumerate(done):
+            for seat in tr.plays:
+                card = self._card_of(tr, seat)
+                if card is not None:
+                    where.setdefault(card, []).append((i, seat))
+        for card, places in where.items():
+            twin = _twin(card)
+            if len(places) != 2 or twin is None or twin in where or \
+                    not self.game.in_deck(twin):
+                continue
+            costs = [self._twin_cost(done, where, places, place, twin) for place in places]
+            if min(costs) > _DEDUCE_MAX_MISFITS or max(costs) < min(costs) + 2:
+                continue  # the deal fits badly either way (more misread), or alike
+            i, seat = places[costs.index(min(costs))]
+            play = done[i].plays[seat]
+            play.votes.clear()  # read as a card played elsewhere: the rules name it
+            play.latest, play.card = None, twin
+            done[i].deduced.add(seat)
+            self._recomplete(done[i], out)
+            self._withdraw_revokes_undone(f"{seat}'s card of trick {done[i].number} was "
+                                          f"{twin}, read as {card}", out)
+
+    def _withdraw_revokes_undone(self, why: str, out: list[Event]) -> None:
+        """Withdraw the revoke alerts the cards as now named no longer show."""
+        for key in sorted((k for k in self._emitted if k[:2] == ("alert", "revoke")),
+                          key=lambda k: (k[3], int(k[2]))):
+            _, kind, seat, number = key
+            tr = self.tricks.get(number)
+            if tr is None or self._revoke_in(tr, seat) is not None:
+                continue
+            self._emitted.discard(key)
+            out.append(AlertWithdrawn(
+                t=self.last_t, deal=self.deal, alert=kind, seat=seat, trick=number,
+                message=f"{seat} did not revoke in trick {number} after all: {why}"))
+
+    def _twin_cost(self, done: list[_TrickState], where: dict[Card, list[tuple[int, Seat]]],
+                   places: list[tuple[int, Seat]], place: tuple[int, Seat], twin: Card) -> int:
+        """How badly the deal fits with ``twin`` at ``place`` (one of ``places``): rows lying
+        against the winners of the two tricks, a winner who did not lead next (two), and a
+        play that no longer follows suit while the player's later cards show he could (two)."""
+        def card_at(i: int, seat: Seat) -> Card | None:
+            return twin if (i, seat) == place else self._card_of(done[i], seat)
+
+        cost = 0
+        for i in sorted({i for i, _ in places}):
+            tr = done[i]
+            order = self.game.play_order(tr.leader, self.seats)
+            cards = [card_at(i, s) for s in order]
+            winner = self._rules_winner(order, cards) if None not in cards else None
+            if winner is None:
+                continue
+            cost += self._misfits(tr, winner)
+            if i + 1 < len(done) and done[i + 1].leader not in (None, winner):
+                cost += 2
+            led = cards[0]
+            for seat, card in zip(order[1:], cards[1:], strict=True):
+                later = [c for j in range(i + 1, len(done)) if seat in done[j].plays
+                         and (c := card_at(j, seat)) is not None]
+                if card is None or led is None or not later:
+                    continue
+                hand = [card, *later]
+                if all(card not in self.game.legal_cards(hand, [led], self._contract_for(tp))
+                       for tp in self.trumps):
+                    cost += 2
+        return cost
 
     # ------------------------------------------------------------------ output
     def _alert(self, kind: str, seat: Seat | None, trick: int | None, t: float,
