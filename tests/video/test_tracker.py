@@ -1062,14 +1062,16 @@ def test_too_many_faces_never_read_are_not_named():
         {(E, 5), (S, 8), (N, 11)}
 
 
-@pytest.mark.parametrize(("trick", "seat"), [(2, N), (3, E)])
+@pytest.mark.parametrize(("trick", "seat"), [(2, N), (3, E), (1, S)])
 def test_a_face_read_as_its_twin_is_named_back_and_its_revoke_withdrawn(trick, seat):  # type: ignore[no-untyped-def]
     """One face of a whole bridge deal read as the card of the same rank in the other suit of
-    its colour (N's DT of trick 2 as HT, E's lead H2 of trick 3 as D2) in every look, the
-    commonest misreading: the deal seems to hold a revoke. At the deal's end the rules and
-    the rows put the card back (the twin was read twice, or the trick's rows denied it) - the
-    trick is reported again with it, marked as named, and the revoke alerts it caused are
-    withdrawn."""
+    its colour in every look, the commonest misreading (N's DT of trick 2 as HT, E's lead H2
+    of trick 3 as D2, S's H3 of trick 1 as D3 - his own next card, so that the real D3 is
+    taken for a card he played already): the deal seems to hold a revoke. At the deal's end
+    the rules and the rows put the cards back (the twin read twice, the trick's rows denying
+    it, or the twin the one card nobody was seen to play) - the trick is reported again with
+    it, marked as named, every trick of the deal is right, and the revoke alerts the
+    misreading caused are withdrawn."""
     script = make_script("bridge", 31, n_tricks=13, hover=False)
     true_card = dict(script.deal.tricks[trick - 1].plays)[seat]
     misread = Card(Suit.HEARTS if true_card.suit is Suit.DIAMONDS else Suit.DIAMONDS,
@@ -1085,9 +1087,10 @@ def test_a_face_read_as_its_twin_is_named_back_and_its_revoke_withdrawn(trick, s
     withdrawn = {(a.seat, a.trick) for a in out
                  if isinstance(a, AlertWithdrawn) and a.alert == "revoke"}
     assert raised and withdrawn == raised  # the misreading showed revokes; none stands
-    reports = [e for e in out if isinstance(e, TrickComplete) and e.number == trick]
-    assert dict(reports[-1].cards) == dict(script.deal.tricks[trick - 1].plays)
-    assert seat in reports[-1].deduced
+    last = {e.number: e for e in out if isinstance(e, TrickComplete)}
+    assert {k: dict(e.cards) for k, e in last.items()} == {
+        k: dict(tr.plays) for k, tr in enumerate(script.deal.tricks, 1)}
+    assert seat in last[trick].deduced
 
 
 def _alternating_rows(tr, n):  # type: ignore[no-untyped-def]

@@ -1662,6 +1662,9 @@ class TableTracker:
         unread = sum(c is None for col in cards.values() for c in col)
         if not 0 < unread <= _DEDUCE_MAX_UNREAD:
             return
+        read = {s: list(col) for s, col in cards.items()}
+        for seat, i in self._twin_suspects(cards):
+            cards[seat][i] = None  # it or its twin, never seen, lies here: the rules say
         agreed: list[frozenset[Seat] | None] = []
         for i, tr in enumerate(done):
             candidates = set(self._row_candidates(tr, self.game.play_order(tr.leader,
@@ -1678,15 +1681,28 @@ class TableTracker:
                               allowed_revokes=revokes)
         if found.status not in ("unique", "partial") or found.floor > _DEDUCE_MAX_MISFITS:
             return
-        for (seat, i), card in found.cards.items():
-            done[i].plays[seat].card = card
+        changed = {p: c for p, c in found.cards.items() if c != read[p[0]][p[1]]}
+        for (seat, i), card in changed.items():
+            play = done[i].plays[seat]
+            play.votes.clear()  # unread, or read as its twin: the rules name it
+            play.latest, play.card = None, card
             done[i].deduced.add(seat)
-        for i in sorted({i for _, i in found.cards}):
+        for i in sorted({i for _, i in changed}):
             self._recomplete(done[i], out)
         named = ", ".join(f"{seat}'s card of trick {done[i].number} {card}"
-                          for (seat, i), card in sorted(found.cards.items(),
+                          for (seat, i), card in sorted(changed.items(),
                                                         key=lambda kv: (kv[0][1], kv[0][0])))
         self._withdraw_revokes_undone(f"named from the rest of the deal: {named}", out)
+
+    def _twin_suspects(self, cards: dict[Seat, list[Card | None]]) -> list[tuple[Seat, int]]:
+        """Where the deal uses the whole deck: the places whose card's twin (same rank, other
+        suit of its colour) nobody was seen to play - that card may have been the twin,
+        misread, and the unread one the card read there."""
+        if len(self.game.deck) != self.game.hand_size * len(self.seats or ()):
+            return []
+        seen = {c for col in cards.values() for c in col if c is not None}
+        return [(seat, i) for seat, col in cards.items() for i, c in enumerate(col)
+                if c is not None and _twin(c) in self.game.deck and _twin(c) not in seen]
 
     def _settle_twins(self, done: list[_TrickState], out: list[Event]) -> None:
         """A card read at two places of a deal whose twin - the same rank in the other suit
