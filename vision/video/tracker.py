@@ -36,7 +36,10 @@ revoker's suit too and held the suit led: then the card led was misread), a row 
 number of cards. When a video ends, row cards still waiting for a face that no later frame can
 show are taken as they stand (``end_of_stream``). Once every trick of a deal is in, faces
 never read are named where the rest of the deal and the rules leave one card
-(:mod:`vision.deduce`), and their tricks are reported again with those seats ``deduced``.
+(:mod:`vision.deduce`), and their tricks are reported again with those seats ``deduced``;
+a face read as its twin (the same rank in the other suit of its colour) is named back the
+same way where the deck shows it, and revoke alerts the cards so named disprove are
+withdrawn.
 
 A session holds many deals: when the table stays cleared the deal in progress is closed, kept
 as a :class:`ClosedDeal` in ``closed_deals`` (its rows for the report), and the next one
@@ -254,12 +257,10 @@ class _TrickState:
     deduced: set[Seat] = field(default_factory=set)  # cards named from the rest of the deal
 
 
-def _twin(card: Card) -> Card | None:
+def _twin(card: Card) -> Card:
     """The card of the same rank in the other suit of ``card``'s colour."""
-    for suit in Suit:
-        if suit is not card.suit and suit.is_red == card.suit.is_red:
-            return Card(suit, card.rank)
-    return None
+    suit = next(s for s in Suit if s is not card.suit and s.is_red == card.suit.is_red)
+    return Card(suit, card.rank)
 
 
 def _cards_in(tr: _TrickState, order: Sequence[Seat]) -> list[Card | None]:
@@ -1687,6 +1688,8 @@ class TableTracker:
             play.votes.clear()  # unread, or read as its twin: the rules name it
             play.latest, play.card = None, card
             done[i].deduced.add(seat)
+        if not changed:
+            return
         for i in sorted({i for _, i in changed}):
             self._recomplete(done[i], out)
         named = ", ".join(f"{seat}'s card of trick {done[i].number} {card}"
@@ -1718,10 +1721,9 @@ class TableTracker:
                     where.setdefault(card, []).append((i, seat))
         for card, places in where.items():
             twin = _twin(card)
-            if len(places) != 2 or twin is None or twin in where or \
-                    not self.game.in_deck(twin):
+            if len(places) != 2 or twin in where or not self.game.in_deck(twin):
                 continue
-            costs = [self._twin_cost(done, where, places, place, twin) for place in places]
+            costs = [self._twin_cost(done, places, place, twin) for place in places]
             if min(costs) > _DEDUCE_MAX_MISFITS or max(costs) < min(costs) + 2:
                 continue  # the deal fits badly either way (more misread), or alike
             i, seat = places[costs.index(min(costs))]
@@ -1733,21 +1735,8 @@ class TableTracker:
             self._withdraw_revokes_undone(f"{seat}'s card of trick {done[i].number} was "
                                           f"{twin}, read as {card}", out)
 
-    def _withdraw_revokes_undone(self, why: str, out: list[Event]) -> None:
-        """Withdraw the revoke alerts the cards as now named no longer show."""
-        for key in sorted((k for k in self._emitted if k[:2] == ("alert", "revoke")),
-                          key=lambda k: (k[3], int(k[2]))):
-            _, kind, seat, number = key
-            tr = self.tricks.get(number)
-            if tr is None or self._revoke_in(tr, seat) is not None:
-                continue
-            self._emitted.discard(key)
-            out.append(AlertWithdrawn(
-                t=self.last_t, deal=self.deal, alert=kind, seat=seat, trick=number,
-                message=f"{seat} did not revoke in trick {number} after all: {why}"))
-
-    def _twin_cost(self, done: list[_TrickState], where: dict[Card, list[tuple[int, Seat]]],
-                   places: list[tuple[int, Seat]], place: tuple[int, Seat], twin: Card) -> int:
+    def _twin_cost(self, done: list[_TrickState], places: list[tuple[int, Seat]],
+                   place: tuple[int, Seat], twin: Card) -> int:
         """How badly the deal fits with ``twin`` at ``place`` (one of ``places``): rows lying
         against the winners of the two tricks, a winner who did not lead next (two), and a
         play that no longer follows suit while the player's later cards show he could (two)."""
@@ -1776,6 +1765,19 @@ class TableTracker:
                        for tp in self.trumps):
                     cost += 2
         return cost
+
+    def _withdraw_revokes_undone(self, why: str, out: list[Event]) -> None:
+        """Withdraw the revoke alerts the cards as now named no longer show."""
+        for key in sorted((k for k in self._emitted if k[:2] == ("alert", "revoke")),
+                          key=lambda k: (k[3], int(k[2]))):
+            _, kind, seat, number = key
+            tr = self.tricks.get(number)
+            if tr is None or self._revoke_in(tr, seat) is not None:
+                continue
+            self._emitted.discard(key)
+            out.append(AlertWithdrawn(
+                t=self.last_t, deal=self.deal, alert=kind, seat=seat, trick=number,
+                message=f"{seat} did not revoke in trick {number} after all: {why}"))
 
     # ------------------------------------------------------------------ output
     def _alert(self, kind: str, seat: Seat | None, trick: int | None, t: float,
