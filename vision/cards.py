@@ -37,6 +37,12 @@ class Suit(enum.Enum):
     def is_black(self) -> bool:
         return not self.is_red
 
+    @property
+    def twin(self) -> Suit:
+        """The other suit of this one's colour (hearts - diamonds, spades - clubs): the suit
+        a small, worn or blurred index is most easily taken for."""
+        return _TWIN_SUITS[self]
+
     @classmethod
     def from_str(cls, text: str) -> Suit:
         try:
@@ -53,6 +59,8 @@ class Suit(enum.Enum):
 
 #: Suits in the order PBN and most bridge software use (spades first).
 SUITS: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+_TWIN_SUITS = {Suit.SPADES: Suit.CLUBS, Suit.CLUBS: Suit.SPADES,
+               Suit.HEARTS: Suit.DIAMONDS, Suit.DIAMONDS: Suit.HEARTS}
 
 
 class Rank(enum.IntEnum):
@@ -145,6 +153,12 @@ class Card:
             raise InvalidCardError(
                 f"invalid card: {text!r} (expected suit S/H/D/C then rank A K Q J T 9-2)"
             ) from None
+
+    @property
+    def twin(self) -> Card:
+        """The card of the same rank in the other suit of this one's colour (DK - HK): the
+        card a camera most often reads it as."""
+        return Card(self.suit.twin, self.rank)
 
     def __str__(self) -> str:
         return self._str  # type: ignore[attr-defined, no-any-return]

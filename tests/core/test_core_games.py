@@ -28,6 +28,13 @@ def play(leader_and_cards: str) -> list[tuple[Seat, Card]]:
     return out
 
 
+def test_a_cards_twin_is_its_rank_in_the_other_suit_of_its_colour() -> None:
+    assert [str(Card.from_str(c).twin) for c in ("DK", "HK", "S7", "C7")] == [
+        "HK", "DK", "C7", "S7"]
+    assert all(c.twin.twin == c and c.twin.suit.is_red == c.suit.is_red
+               and c.twin.suit is not c.suit for c in BRIDGE_DECK)
+
+
 def test_find_game_by_name_and_alias() -> None:
     assert find_game("bridge").hand_size == 13
     assert find_game("Preferans").hand_size == 10

@@ -257,12 +257,6 @@ class _TrickState:
     deduced: set[Seat] = field(default_factory=set)  # cards named from the rest of the deal
 
 
-def _twin(card: Card) -> Card:
-    """The card of the same rank in the other suit of ``card``'s colour."""
-    suit = next(s for s in Suit if s is not card.suit and s.is_red == card.suit.is_red)
-    return Card(suit, card.rank)
-
-
 def _cards_in(tr: _TrickState, order: Sequence[Seat]) -> list[Card | None]:
     """``tr``'s cards in ``order`` as most of their readings name them (None: no play)."""
     return [_majority(tr.plays[s]) if s in tr.plays else None for s in order]
@@ -1519,12 +1513,12 @@ class TableTracker:
                     self._revoke_card_unsure(tr.plays[seat], proven[1]):
                 continue
             card, led = proven
-            twin = Card(led.suit, card.rank)
+            twin = card.twin
             # small faces of one colour are the reader's commonest confusion (a diamond read
             # as a heart): said, for the director to look at that card
             doubt = (f" - unless that was his {twin} read as {card} (a face of the same "
                      "colour and rank, not seen elsewhere in this deal)"
-                     if card.suit.is_red == led.suit.is_red and twin in self.game.deck
+                     if twin.suit is led.suit and twin in self.game.deck
                      and twin not in self._played_cards() else "")
             self._alert("revoke", seat, k, t, out,
                         f"{seat} revoked in trick {k}: played {card} to {led} led, "
@@ -1705,7 +1699,7 @@ class TableTracker:
             return []
         seen = {c for col in cards.values() for c in col if c is not None}
         return [(seat, i) for seat, col in cards.items() for i, c in enumerate(col)
-                if c is not None and _twin(c) in self.game.deck and _twin(c) not in seen]
+                if c is not None and c.twin in self.game.deck and c.twin not in seen]
 
     def _settle_twins(self, done: list[_TrickState], out: list[Event]) -> None:
         """A card read at two places of a deal whose twin - the same rank in the other suit
@@ -1720,7 +1714,7 @@ class TableTracker:
                 if card is not None:
                     where.setdefault(card, []).append((i, seat))
         for card, places in where.items():
-            twin = _twin(card)
+            twin = card.twin
             if len(places) != 2 or twin in where or not self.game.in_deck(twin):
                 continue
             costs = [self._twin_cost(done, places, place, twin) for place in places]
