@@ -891,6 +891,20 @@ def test_followers_all_off_the_suit_led_in_one_suit_mean_the_lead_was_misread():
     assert _revokes(out) == []
 
 
+def test_two_players_revoking_in_one_trick_mean_the_lead_was_misread():
+    """W's lead read as D2: N played S5 and S the SK to it, and both later show diamonds (E,
+    void, discarded a heart). Two players revoking in one trick is the reader's mistake: N's
+    alert, raised when his D5 proved it, is withdrawn when S's DK proves the second, which
+    is never raised."""
+    tr = TableTracker("bridge", 10.0, contract=Contract(trump=None, declarer=S))
+    out = _play_tricks(tr, [((W, "D2"), (N, "S5"), (E, "H9"), (S, "SK")),
+                            ((W, "D3"), (N, "D5"), (E, "C9"), (S, "DK"))])
+    assert _revokes(out) == [(N, 1)]
+    withdrawn = [e for e in out if isinstance(e, AlertWithdrawn)]
+    assert [(e.alert, e.seat, e.trick) for e in withdrawn] == [("revoke", N, 1)]
+    assert "misread" in withdrawn[0].message
+
+
 def test_a_revoke_beside_a_void_player_discarding_the_same_suit_is_alerted():
     """Preferans: N leads D7, E (void in diamonds) discards HA, S plays HK although he holds
     a diamond (D8, played later): S revoked; E did not."""

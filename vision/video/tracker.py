@@ -1509,8 +1509,10 @@ class TableTracker:
                 # (over 96 recorded videos 6 false revokes and no true one lay in such tricks)
                 continue
             proven = self._revoke_in(tr, seat)
-            if proven is None or self._led_card_misread(tr, seat, proven[0]) or \
-                    self._revoke_card_unsure(tr.plays[seat], proven[1]):
+            if proven is None or self._revoke_card_unsure(tr.plays[seat], proven[1]):
+                continue
+            if self._led_card_misread(tr, seat, proven[0]):
+                self._withdraw_revokes_in(tr, t, out)
                 continue
             card, led = proven
             twin = card.twin
@@ -1564,6 +1566,8 @@ class TableTracker:
         if tr.leader is None or _contested(tr.plays[tr.leader]):
             return True
         others = [s for s in tr.plays if s not in (seat, tr.leader)]
+        if any(self._revoke_in(tr, s) is not None for s in others):
+            return True  # two players revoking in one trick: the card led was misread
         cards = [_majority(tr.plays[s]) for s in others]
         if not others or not all(c is not None and c.suit == card.suit for c in cards):
             return False
@@ -1759,6 +1763,20 @@ class TableTracker:
                        for tp in self.trumps):
                     cost += 2
         return cost
+
+    def _withdraw_revokes_in(self, tr: _TrickState, t: float, out: list[Event]) -> None:
+        """Withdraw the revoke alerts raised in ``tr`` once its card led is found misread."""
+        led = _majority(tr.plays[tr.leader]) if tr.leader in tr.plays else None
+        for seat in tr.plays:
+            key = ("alert", "revoke", seat, tr.number)
+            if key not in self._emitted:
+                continue
+            self._emitted.discard(key)
+            out.append(AlertWithdrawn(
+                t=t, deal=self.deal, alert="revoke", seat=seat, trick=tr.number,
+                message=f"{seat} did not revoke in trick {tr.number} after all: another "
+                        f"player's cards break the same lead, so the card led ({led}) was "
+                        "most likely misread"))
 
     def _withdraw_revokes_undone(self, why: str, out: list[Event]) -> None:
         """Withdraw the revoke alerts the cards as now named no longer show."""
