@@ -1760,6 +1760,25 @@ def test_an_alert_confirmed_by_later_readings_stands():
     assert not [e for e in events if isinstance(e, AlertWithdrawn)]
 
 
+def test_an_alert_on_a_card_read_both_ways_again_and_again_is_withdrawn_as_unsure():
+    """N's card of trick 2 is read lost 24 times - alerted - then as often won as lost: read
+    won 16 times of 56, it is still lost by most readings, but too unsure to blame N on -
+    at the end the alert is withdrawn, saying why (judged once, on all the readings, so it
+    never comes and goes). Read won only now and then (8 times of 56), it stands."""
+    tracker, events = _n_turns_trick_two(["lost"] * 3 + ["won", "lost"] * 2)
+    assert [(e.alert, e.seat, e.trick) for e in events if isinstance(e, Alert)] == \
+        [("wrong_orientation", N, 2)]
+    assert not [e for e in events if isinstance(e, AlertWithdrawn)]  # not while it swings
+    withdrawn = [e for e in tracker.end_of_stream(20.0) if isinstance(e, AlertWithdrawn)]
+    assert [(w.alert, w.seat, w.trick) for w in withdrawn] == [("wrong_orientation", N, 2)]
+    assert "16 of 56 looks: too unsure" in withdrawn[0].message
+    tracker, events = _n_turns_trick_two(["lost"] * 6 + ["won"])
+    events += tracker.end_of_stream(20.0)
+    assert [(e.alert, e.seat, e.trick) for e in events if isinstance(e, Alert)] == \
+        [("wrong_orientation", N, 2)]
+    assert not [e for e in events if isinstance(e, AlertWithdrawn)]
+
+
 def test_a_face_seen_once_unread_beside_its_trick_is_his_card_when_the_next_trick_begins():
     """N's card of trick 2 shows once beside S's and E's, its face not read, then a hand
     covers it until the trick is gathered out of view of the rows. When E leads to trick 3,
