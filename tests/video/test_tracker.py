@@ -854,6 +854,26 @@ def test_row_cards_while_the_trick_is_being_played_wait_for_its_faces():
     assert trick.completed and 3 not in tracker.tricks
 
 
+def test_his_card_misread_in_look_after_look_before_its_turn_is_not_his_next_card():
+    """N's SK of trick 2 is then read as SQ in four looks 0.6 s apart while the trick still
+    lies face up: readings of the SK, misread - not a new card, though only the first came
+    soon enough after an SK reading to count as one. When N, who won, leads the C5 to trick 3
+    after the turn, the C5 is his card of trick 3 (the SQ readings, begun before his row
+    showed the turn while faces kept showing at his place, are dropped) - not the SQ."""
+    tracker, t = _lhombre_after_first_trick(Contract(trump=Suit.HEARTS, declarer=S))
+    one = {N: ["lost"], E: ["lost"], S: ["won"]}
+    t = _show(tracker, t, *_one_by_one((S, "S3"), (E, "S7"), (N, "SK")), rows=one, times=8)
+    for _ in range(4):  # a look every 0.6 s, a hand moving: each reads the SK as SQ
+        tracker.update(reading(faceup={S: "S3", E: "S7", N: "SQ"}, rows=one), t)
+        t += 0.6
+    two = {N: ["lost", "won"], E: ["lost", "lost"], S: ["won", "lost"]}
+    t = _show(tracker, t, {}, rows=two, times=16)
+    _show(tracker, t, *_one_by_one((N, "C5"), (E, "C7"), (S, "CJ")), rows=two, times=8)
+    assert tracker.tricks[2].plays[N].card == Card.from_str("SK")
+    assert {s: p.card for s, p in tracker.tricks[3].plays.items()} == {
+        N: Card.from_str("C5"), E: Card.from_str("C7"), S: Card.from_str("CJ")}
+
+
 def _revokes(out):  # type: ignore[no-untyped-def]
     return sorted((a.seat, a.trick) for a in out if isinstance(a, Alert) and a.alert == "revoke")
 

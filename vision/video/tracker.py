@@ -190,6 +190,9 @@ class _Play:
     t: float  # when it appeared
     votes: Counter = field(default_factory=Counter)
     last_seen: float = -math.inf  # when it was last seen face up as itself
+    # when a face was last read at his place while this card lay there, as itself or as
+    # another card (a misreading of it: each such reading within _SAME_CARD_GAP_S of the last)
+    last_face: float = -math.inf
     from_row: bool = False  # known only from his row: never seen face up
     soft: _SoftVotes = field(default_factory=_SoftVotes)
     latest: Card | None = None  # the card the latest reading named
@@ -712,8 +715,9 @@ class TableTracker:
                       latest=ev.latest if ev is not None else None)
         else:
             ev = self._face_ev.get(seat)
+            play = tr.plays[seat]
             if ev is not None and ev.first_t < t_seen - 1e-6 and \
-                    ev.first_t <= tr.plays[seat].last_seen + 1e-6:
+                    ev.first_t <= max(play.last_seen, play.last_face) + 1e-6:
                 # gathered while his previous card still lay face up: a misreading of that
                 # card, not evidence of the next one (a card first seen after that one was
                 # gone is his next card, even if his row was slow to show the turn)
@@ -801,6 +805,8 @@ class TableTracker:
             same = not gone and (card is None or last.card is None or card == last.card)
             if same:
                 last.last_seen = max(last.last_seen, t)
+            if not gone and t - max(last.last_seen, last.last_face) <= _SAME_CARD_GAP_S:
+                last.last_face = t
             # another identity read where his card lay a moment ago is that card misread; one
             # read after it has been out of sight a while is his next card, not a vote
             self._soft_vote(last.soft, card, candidates)
