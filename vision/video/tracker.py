@@ -1794,15 +1794,11 @@ class TableTracker:
         """Withdraw the revoke alerts raised in ``tr`` once its card led is found misread."""
         led = _majority(tr.plays[tr.leader]) if tr.leader in tr.plays else None
         for seat in tr.plays:
-            key = ("alert", "revoke", seat, tr.number)
-            if key not in self._emitted:
-                continue
-            self._emitted.discard(key)
-            out.append(AlertWithdrawn(
-                t=t, deal=self.deal, alert="revoke", seat=seat, trick=tr.number,
-                message=f"{seat} did not revoke in trick {tr.number} after all: another "
-                        f"player's cards break the same lead, so the card led ({led}) was "
-                        "most likely misread"))
+            if ("alert", "revoke", seat, tr.number) in self._emitted:
+                self._withdraw("revoke", seat, tr.number, t, out,
+                               f"{seat} did not revoke in trick {tr.number} after all: another "
+                               f"player's cards break the same lead, so the card led ({led}) "
+                               "was most likely misread")
 
     def _withdraw_revokes_undone(self, why: str, out: list[Event]) -> None:
         """Withdraw the revoke alerts the cards as now named no longer show."""
@@ -1810,12 +1806,9 @@ class TableTracker:
                           key=lambda k: (k[3], int(k[2]))):
             _, kind, seat, number = key
             tr = self.tricks.get(number)
-            if tr is None or self._revoke_in(tr, seat) is not None:
-                continue
-            self._emitted.discard(key)
-            out.append(AlertWithdrawn(
-                t=self.last_t, deal=self.deal, alert=kind, seat=seat, trick=number,
-                message=f"{seat} did not revoke in trick {number} after all: {why}"))
+            if tr is not None and self._revoke_in(tr, seat) is None:
+                self._withdraw(kind, seat, number, self.last_t, out,
+                               f"{seat} did not revoke in trick {number} after all: {why}")
 
     # ------------------------------------------------------------------ output
     def _alert(self, kind: str, seat: Seat | None, trick: int | None, t: float,
@@ -1824,6 +1817,15 @@ class TableTracker:
         if self._emit(("alert", kind, seat, trick), alert, out) and \
                 kind == "wrong_orientation" and seat is not None and trick is not None:
             self._standing[(seat, trick)] = alert
+
+    def _withdraw(self, kind: str, seat: Seat, trick: int, t: float, out: list[Event],
+                  message: str) -> None:
+        """Withdraw the alert ``kind`` of ``seat`` in ``trick`` (it may be raised again)."""
+        if kind == "wrong_orientation":
+            self._standing.pop((seat, trick), None)
+        self._emitted.discard(("alert", kind, seat, trick))
+        out.append(AlertWithdrawn(t=t, deal=self.deal, alert=kind, seat=seat, trick=trick,
+                                  message=message))
 
     def _withdraw_disproved(self, t: float, out: list[Event]) -> None:
         """Withdraw a wrong-orientation alert once the card lies as it should after all: its
@@ -1835,14 +1837,10 @@ class TableTracker:
             if tr is None or tr.winner is None or seat not in tr.turned:
                 continue
             o = tr.turned[seat][0]
-            if o is not self.game.orientation(seat, tr.winner):
-                continue
-            del self._standing[(seat, k)]
-            self._emitted.discard(("alert", alert.alert, seat, k))
-            out.append(AlertWithdrawn(
-                t=t, deal=self.deal, alert=alert.alert, seat=seat, trick=k,
-                message=f"{seat}'s card of trick {k} is read {o.value} after all, as it should "
-                        f"lie - withdrawn: {alert.message}"))
+            if o is self.game.orientation(seat, tr.winner):
+                self._withdraw(alert.alert, seat, k, t, out,
+                               f"{seat}'s card of trick {k} is read {o.value} after all, as it "
+                               f"should lie - withdrawn: {alert.message}")
 
     def _withdraw_unsure(self, t: float, out: list[Event]) -> None:
         """At the deal's end, withdraw the wrong-orientation alerts whose row card the
@@ -1856,13 +1854,10 @@ class TableTracker:
                     not _read_both_ways(votes, tr.turned[seat][0]):
                 continue
             expected = self.game.orientation(seat, tr.winner)
-            del self._standing[(seat, k)]
-            self._emitted.discard(("alert", alert.alert, seat, k))
-            out.append(AlertWithdrawn(
-                t=t, deal=self.deal, alert=alert.alert, seat=seat, trick=k,
-                message=f"{seat}'s card of trick {k} was read {expected.value} in "
-                        f"{votes[expected]} of {sum(votes.values())} looks: too unsure to "
-                        f"blame him - withdrawn: {alert.message}"))
+            self._withdraw(alert.alert, seat, k, t, out,
+                           f"{seat}'s card of trick {k} was read {expected.value} in "
+                           f"{votes[expected]} of {sum(votes.values())} looks: too unsure to "
+                           f"blame him - withdrawn: {alert.message}")
 
     def _emit(self, key: tuple, event: Event, out: list[Event]) -> bool:
         """Emit ``event`` unless one under ``key`` was emitted already; True if emitted."""
