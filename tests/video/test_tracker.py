@@ -874,6 +874,27 @@ def test_his_card_misread_in_look_after_look_before_its_turn_is_not_his_next_car
         N: Card.from_str("C5"), E: Card.from_str("C7"), S: Card.from_str("CJ")}
 
 
+def test_his_card_read_as_another_while_its_trick_lies_on_the_table_is_not_his_next_card():
+    """E's S7 of trick 2 is read right four times, then as C7 in looks 1.5 s apart (a still table,
+    looked at seldom) while S's S3 still lies face up beside it: nobody has gathered the
+    trick, so the C7 is his S7 misread - not a card of his own for trick 3, whose C4 is
+    then his card there."""
+    tracker, t = _lhombre_after_first_trick(Contract(trump=Suit.HEARTS, declarer=S))
+    one = {N: ["lost"], E: ["lost"], S: ["won"]}
+    t = _show(tracker, t, {S: "S3"}, rows=one, times=8)
+    t = _show(tracker, t, {S: "S3", E: "S7"}, rows=one, times=4)
+    for _ in range(4):
+        tracker.update(reading(faceup={S: "S3", E: "C7"}, rows=one), t)
+        t += 1.5
+    t = _show(tracker, t, {S: "S3", E: "C7", N: "SK"}, rows=one, times=8)
+    two = {N: ["lost", "won"], E: ["lost", "lost"], S: ["won", "lost"]}
+    t = _show(tracker, t, {}, rows=two, times=16)
+    _show(tracker, t, *_one_by_one((N, "C5"), (E, "C4"), (S, "CJ")), rows=two, times=8)
+    assert tracker.tricks[2].plays[E].card == Card.from_str("S7")
+    assert {s: p.card for s, p in tracker.tricks[3].plays.items()} == {
+        N: Card.from_str("C5"), E: Card.from_str("C4"), S: Card.from_str("CJ")}
+
+
 def _revokes(out):  # type: ignore[no-untyped-def]
     return sorted((a.seat, a.trick) for a in out if isinstance(a, Alert) and a.alert == "revoke")
 

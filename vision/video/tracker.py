@@ -632,16 +632,14 @@ class TableTracker:
                 {o: n for o, n in ev.votes.items() if o in _SIDES})
             self._on_turned(seat, pos, orientation, ev.first_t, t, out)
 
-    @staticmethod
-    def _trick_in_play(pending: _TrickState | None, seat: Seat, t: float, face: object
+    def _trick_in_play(self, pending: _TrickState | None, seat: Seat, t: float, face: object
                        ) -> bool:
         """True when the trick ``seat``'s next row card would belong to is still being
         played: he shows a face-up card and nobody has played to it yet (he is leading it),
         or another player's card of it lies face up now and is not turned."""
         if pending is None:
             return face is not _UNSET
-        return any(s != seat and s not in pending.turned and t - p.last_seen <= _SAME_CARD_GAP_S
-                   for s, p in pending.plays.items())
+        return self._on_the_table(pending.number, seat, t)
 
     def _without_inserted_card(self, seat: Seat, length: int, orients: dict[int, Orientation]
                                ) -> tuple[int, dict[int, Orientation]]:
@@ -821,6 +819,12 @@ class TableTracker:
                     self._check_revokes(seat, t, out)
             if not gone and (card is None or last.card is None or card == last.card):
                 return
+            if not gone and self._on_the_table(played, seat, t):
+                # the other cards of the trick he last played to still lie face up: nobody
+                # has gathered it, so the face at his place is still his card of it, misread
+                # (no vote: its first readings named it) - not his next card
+                last.last_face = t
+                return
         if card is not None and self._played_before(seat, card, played) and \
                 not self._outreads_other_play(seat, card, played, t, out):
             if not self._new_face_misread(seat, card, played):
@@ -897,6 +901,14 @@ class TableTracker:
             return
         if any(s != seat and t - p.last_seen <= _SAME_CARD_GAP_S for s, p in tr.plays.items()):
             self._glimpses[(seat, k)] = (card, t)
+
+    def _on_the_table(self, k: int, seat: Seat, t: float) -> bool:
+        """True when another player's card of trick ``k``, not turned, was seen face up within
+        ``_SAME_CARD_GAP_S`` of ``t``: the trick still lies on the table."""
+        tr = self.tricks.get(k)
+        return tr is not None and any(
+            s != seat and s not in tr.turned and t - p.last_seen <= _SAME_CARD_GAP_S
+            for s, p in tr.plays.items())
 
     def _gone_before(self, k: int, seat: Seat, t: float) -> bool:
         """True when the other players' cards of trick ``k`` were last seen face up well
