@@ -866,12 +866,9 @@ def test_his_card_misread_in_look_after_look_before_its_turn_is_not_his_next_car
     for _ in range(4):  # a look every 0.6 s, a hand moving: each reads the SK as SQ
         tracker.update(reading(faceup={S: "S3", E: "S7", N: "SQ"}, rows=one), t)
         t += 0.6
-    two = {N: ["lost", "won"], E: ["lost", "lost"], S: ["won", "lost"]}
-    t = _show(tracker, t, {}, rows=two, times=16)
-    _show(tracker, t, *_one_by_one((N, "C5"), (E, "C7"), (S, "CJ")), rows=two, times=8)
-    assert tracker.tricks[2].plays[N].card == Card.from_str("SK")
-    assert {s: p.card for s, p in tracker.tricks[3].plays.items()} == {
+    assert _trick_three_after_turning_two(tracker, t, "C7") == {
         N: Card.from_str("C5"), E: Card.from_str("C7"), S: Card.from_str("CJ")}
+    assert tracker.tricks[2].plays[N].card == Card.from_str("SK")
 
 
 def test_his_card_read_as_another_while_its_trick_lies_on_the_table_is_not_his_next_card():
@@ -887,12 +884,18 @@ def test_his_card_read_as_another_while_its_trick_lies_on_the_table_is_not_his_n
         tracker.update(reading(faceup={S: "S3", E: "C7"}, rows=one), t)
         t += 1.5
     t = _show(tracker, t, {S: "S3", E: "C7", N: "SK"}, rows=one, times=8)
+    assert _trick_three_after_turning_two(tracker, t, "C4") == {
+        N: Card.from_str("C5"), E: Card.from_str("C4"), S: Card.from_str("CJ")}
+    assert tracker.tricks[2].plays[E].card == Card.from_str("S7")
+
+
+def _trick_three_after_turning_two(tracker, t, e_card):  # type: ignore[no-untyped-def]
+    """Trick 2 (N won it) turned, then N leads the C5, E plays ``e_card``, S the CJ: the
+    cards the tracker has for trick 3."""
     two = {N: ["lost", "won"], E: ["lost", "lost"], S: ["won", "lost"]}
     t = _show(tracker, t, {}, rows=two, times=16)
-    _show(tracker, t, *_one_by_one((N, "C5"), (E, "C4"), (S, "CJ")), rows=two, times=8)
-    assert tracker.tricks[2].plays[E].card == Card.from_str("S7")
-    assert {s: p.card for s, p in tracker.tricks[3].plays.items()} == {
-        N: Card.from_str("C5"), E: Card.from_str("C4"), S: Card.from_str("CJ")}
+    _show(tracker, t, *_one_by_one((N, "C5"), (E, e_card), (S, "CJ")), rows=two, times=8)
+    return {s: p.card for s, p in tracker.tricks[3].plays.items()}
 
 
 def _revokes(out):  # type: ignore[no-untyped-def]
