@@ -192,8 +192,8 @@ class _Play:
     t: float  # when it appeared
     votes: Counter = field(default_factory=Counter)
     last_seen: float = -math.inf  # when it was last seen face up as itself
-    # when a face was last read at his place while this card lay there, as itself or as
-    # another card (a misreading of it: each such reading within _SAME_CARD_GAP_S of the last)
+    # when a face was last read at his place as another card while the rest of its trick
+    # still lay face up (a misreading of this card, not his next one)
     last_face: float = -math.inf
     from_row: bool = False  # known only from his row: never seen face up
     soft: _SoftVotes = field(default_factory=_SoftVotes)
@@ -805,8 +805,6 @@ class TableTracker:
             same = not gone and (card is None or last.card is None or card == last.card)
             if same:
                 last.last_seen = max(last.last_seen, t)
-            if not gone and t - max(last.last_seen, last.last_face) <= _SAME_CARD_GAP_S:
-                last.last_face = t
             # another identity read where his card lay a moment ago is that card misread; one
             # read after it has been out of sight a while is his next card, not a vote
             self._soft_vote(last.soft, card, candidates)
