@@ -371,9 +371,9 @@ class TableTracker:
         self._doubtful: set[tuple[Seat, int]] = set()  # a wrong turn not yet read surely
         self._doubtful_rows: set[int] = set()  # tricks whose rows disagree, not yet surely
         self._face_ev: dict[Seat, _Evidence] = {}
-        # faces read at a seat as a card another player's turned play was taken for:
-        # (seat, card) -> [first seen, readings]
-        self._outread: dict[tuple[Seat, Card], list] = {}
+        # faces read at a seat as a card another player's turned play was taken for, turned
+        # away as misreadings until they outnumber that play's readings: (seat, card) -> them
+        self._outread: dict[tuple[Seat, Card], _Evidence] = {}
         # a face seen once at a seat while the other cards of its trick lay face up: his card
         # of that trick (None: unread) if the next trick begins without one confirmed
         # (seat, trick) -> (card, t)
@@ -977,22 +977,26 @@ class TableTracker:
         if len(earlier) != 1:
             return False
         tr, p = earlier[0]
-        seen = self._outread.setdefault((seat, card), [t, 0])
-        seen[1] += 1
-        if seen[1] < max(_OUTREAD_VOTES, _OUTREAD_FACTOR * p.votes[card]):
+        seen = self._outread.get((seat, card))
+        if seen is None:
+            seen = self._outread[(seat, card)] = _Evidence(first_t=t, last_t=t,
+                                                           votes=Counter([card]), latest=card)
+        else:
+            seen.see(t, card)
+        if seen.n < max(_OUTREAD_VOTES, _OUTREAD_FACTOR * p.votes[card]):
             return False
         p.card = p.latest = None
         p.votes.clear()
         self._recomplete(tr, out)
         if self._played_before(seat, card, played):
             return False
-        earlier_n = seen[1] - 1  # the readings before this one, turned away until now
+        earlier_n = seen.n - 1  # the readings before this one, turned away until now
         ev = self._face_ev.get(seat)
         if ev is None:
-            self._face_ev[seat] = _Evidence(first_t=seen[0], last_t=t, n=earlier_n,
+            self._face_ev[seat] = _Evidence(first_t=seen.first_t, last_t=t, n=earlier_n,
                                             votes=Counter({card: earlier_n}), latest=card)
         else:
-            ev.first_t = min(ev.first_t, seen[0])
+            ev.first_t = min(ev.first_t, seen.first_t)
             ev.n += earlier_n
             ev.votes[card] += earlier_n
         del self._outread[(seat, card)]
