@@ -256,7 +256,7 @@ def report_to_dict(report: Any) -> dict[str, Any]:
             for t in report.tricks
         ],
         "result": dict(report.result),
-        "result_basis": getattr(report, "result_basis", "tricks"),
+        "result_basis": report.result_basis,
         "undetermined": list(report.undetermined),
         "issues": [
             {"kind": i.kind.value, "seat": name(i.seat), "trick": i.trick, "message": i.message,
