@@ -35,6 +35,9 @@ EVENTS = [
     Alert(t=4.2, alert="revoke", seat=Seat.E, trick=1, message="E revoked"),
     AlertWithdrawn(t=4.8, alert="wrong_orientation", seat=Seat.N, trick=1,
                    message="read won after all"),
+    AlertWithdrawn(t=4.9, alert="wrong_orientation", seat=Seat.N, trick=2,
+                   message="too unsure", orientation=Orientation.LOST),
+    AlertWithdrawn(t=5.0, alert="revoke", seat=Seat.E, trick=1, message="lead misread"),
     DealFinished(t=9.0, deal=2, tricks=13, result=(("NS", 7), ("EW", 6))),
 ]
 

@@ -1823,6 +1823,49 @@ def test_an_alert_on_a_card_read_both_ways_again_and_again_is_withdrawn_as_unsur
     assert not [e for e in events if isinstance(e, AlertWithdrawn)]
 
 
+def test_a_resumed_tracker_keeps_a_card_whose_alert_was_withdrawn_as_unsure_as_read():
+    """Withdrawn as too unsure, the alert leaves N's card of trick 2 as most readings had it
+    (lost): a session rebuilt from the events has the same rows as the live one."""
+    events = []
+
+    class Recorded(TableTracker):
+        def update(self, reading, t, *, fresh=True):  # type: ignore[no-untyped-def]
+            out = super().update(reading, t, fresh=fresh)
+            events.extend(out)
+            return out
+
+    contract = Contract(trump=Suit.HEARTS, declarer=S)
+    tracker = Recorded("lhombre", 8.0, seats=(N, E, S), dealer=S, contract=contract)
+    t = _show(tracker, 0.0, *_one_by_one((E, "D5"), (N, "D4"), (S, "DK")))
+    one = {N: ["lost"], E: ["lost"], S: ["won"]}
+    t = _show(tracker, t, {}, rows=one)
+    t = _show(tracker, t, *_one_by_one((S, "S3"), (E, "S7"), (N, "SK")), rows=one, times=8)
+    for o in ["lost"] * 3 + ["won", "lost"] * 2:
+        t = _show(tracker, t, {}, rows={N: ["lost", o], E: ["lost", "lost"],
+                                        S: ["won", "lost"]}, times=8)
+    events += tracker.end_of_stream(t)
+    assert any(isinstance(e, AlertWithdrawn) and "too unsure" in e.message for e in events)
+    resumed = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S, contract=contract)
+    resumed.restore(events)
+    assert resumed.tricks[2].turned[N][0] is tracker.tricks[2].turned[N][0] is \
+        Orientation.LOST
+
+
+def test_a_resumed_tracker_leaves_the_rows_alone_when_a_revoke_was_withdrawn():
+    """W's lead read as D2, two players "revoking" to it: N's revoke alert is withdrawn.
+    That says nothing of how N's row card lies - a session rebuilt from the events reads
+    the rows as the live one does (N's card of trick 1, lying won, stays won)."""
+    tr = TableTracker("bridge", 10.0, contract=Contract(trump=None, declarer=S))
+    rows = [{W: ["won"], N: ["won"], E: ["won"], S: ["lost"]},
+            {W: ["won", "lost"], N: ["won", "won"], E: ["won", "lost"], S: ["lost", "won"]}]
+    out = _play_tricks(tr, [((W, "D2"), (N, "S5"), (E, "H9"), (S, "SK")),
+                            ((W, "D3"), (N, "D5"), (E, "C9"), (S, "DK"))], rows=rows)
+    assert [(e.alert, e.seat) for e in out if isinstance(e, AlertWithdrawn)] == [("revoke", N)]
+    resumed = TableTracker("bridge", 10.0, contract=Contract(trump=None, declarer=S))
+    resumed.restore(out)
+    assert resumed.tricks[1].turned[N][0] is tr.tricks[1].turned[N][0] is Orientation.WON
+
+
 def test_a_face_seen_once_unread_beside_its_trick_is_his_card_when_the_next_trick_begins():
     """N's card of trick 2 shows once beside S's and E's, its face not read, then a hand
     covers it until the trick is gathered out of view of the rows. When E leads to trick 3,

@@ -181,12 +181,22 @@ class Alert(_AlertFields):
 @dataclass(frozen=True)
 class AlertWithdrawn(_AlertFields):
     """An alert raised earlier no longer holds: later readings show the card lies as it
-    should after all (a row card misread at first). The alert stays in the record, this
-    event after it says it was withdrawn; one raised again later is a new alert."""
+    should after all (a row card misread at first), or read it both ways too often to blame
+    anyone, or the cards named at the deal's end undo a revoke (``message`` says which). The
+    alert stays in the record, this event after it says it was withdrawn; one raised again
+    later is a new alert. ``orientation``: for a wrong-orientation alert, how the row card
+    lies in the record from now on."""
 
     alert: str = "wrong_orientation"
+    orientation: Orientation | None = None
 
     kind: ClassVar[str] = "alert_withdrawn"
+
+    def _fields_to_dict(self) -> dict[str, Any]:
+        d = super()._fields_to_dict()
+        if self.orientation is not None:
+            d["orientation"] = self.orientation.value
+        return d
 
     def describe(self) -> str:
         return f"{self.t:8.2f}s  alert withdrawn ({self.alert}): {self.message}"
@@ -234,10 +244,14 @@ def event_from_dict(d: dict[str, Any]) -> Event:
             return DealFinished(t=t, deal=deal, tricks=int(d["tricks"]),
                                 result=tuple((str(k), int(v)) for k, v in d["result"].items()))
         if kind in ("alert", "alert_withdrawn"):
-            cls = Alert if kind == "alert" else AlertWithdrawn
-            return cls(t=t, deal=deal, alert=str(d["alert"]), seat=_opt_seat(d["seat"]),
-                       trick=None if d["trick"] is None else int(d["trick"]),
-                       message=str(d.get("message", "")))
+            fields = dict(t=t, deal=deal, alert=str(d["alert"]), seat=_opt_seat(d["seat"]),
+                          trick=None if d["trick"] is None else int(d["trick"]),
+                          message=str(d.get("message", "")))
+            if kind == "alert":
+                return Alert(**fields)
+            lies = d.get("orientation")
+            return AlertWithdrawn(**fields, orientation=None if lies is None
+                                  else Orientation(lies))
     except (KeyError, TypeError, ValueError) as exc:
         raise TrickvisionError(f"invalid event record {d!r}: {exc}") from None
     raise TrickvisionError(

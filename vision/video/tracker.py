@@ -1836,12 +1836,17 @@ class TableTracker:
 
     def _withdraw(self, kind: str, seat: Seat, trick: int, t: float, out: list[Event],
                   message: str) -> None:
-        """Withdraw the alert ``kind`` of ``seat`` in ``trick`` (it may be raised again)."""
+        """Withdraw the alert ``kind`` of ``seat`` in ``trick`` (it may be raised again); a
+        wrong-orientation one says how his row card lies from now on (for a resumed
+        session, :meth:`restore`)."""
+        lies = None
         if kind == "wrong_orientation":
             self._standing.pop((seat, trick), None)
+            tr = self.tricks.get(trick)
+            lies = tr.turned[seat][0] if tr is not None and seat in tr.turned else None
         self._emitted.discard(("alert", kind, seat, trick))
         out.append(AlertWithdrawn(t=t, deal=self.deal, alert=kind, seat=seat, trick=trick,
-                                  message=message))
+                                  message=message, orientation=lies))
 
     def _withdraw_disproved(self, t: float, out: list[Event]) -> None:
         """Withdraw a wrong-orientation alert once the card lies as it should after all: its
@@ -1944,14 +1949,15 @@ class TableTracker:
                     self._standing[(e.seat, e.trick)] = e
             elif isinstance(e, AlertWithdrawn):
                 self._emitted.discard(("alert", e.alert, e.seat, e.trick))
-                if e.seat is not None and e.trick is not None:
+                if e.alert == "wrong_orientation" and e.seat is not None and \
+                        e.trick is not None:
                     self._standing.pop((e.seat, e.trick), None)
                     tr = self.tricks.get(e.trick)
                     if tr is not None and tr.winner is not None and e.seat in tr.turned:
-                        # withdrawn: the card was read lying as it should (the turn's event
-                        # gave its first reading)
-                        tr.turned[e.seat] = (self.game.orientation(e.seat, tr.winner),
-                                             tr.turned[e.seat][1])
+                        # the card lies as the withdrawal says (the turn's event gave its
+                        # first reading); one stored without saying was read as it should lie
+                        lies = e.orientation or self.game.orientation(e.seat, tr.winner)
+                        tr.turned[e.seat] = (lies, tr.turned[e.seat][1])
         self.last_t = max(e.t for e in events)
 
     # ------------------------------------------------------------------ summary
