@@ -32,15 +32,6 @@ sys.path.insert(0, str(REPO))
 GAMES = ("bridge", "preferans", "lhombre")
 
 
-def detector_like_box(quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """``quad`` moved as the detector's boxes are off (:func:`vision.identity.synth.
-    detector_like`, box error 0.05)."""
-    from vision.identity.synth import detector_like
-
-    width = float(min(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[2] - quad[1])))
-    return detector_like(quad, width, rng)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", type=Path, nargs="+")
@@ -52,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from vision.errors import TrickvisionError
     from vision.identity.reader import IdentityReader
+    from vision.identity.synth import detector_like
 
     try:
         reader = IdentityReader(whole_model_path=args.whole) if args.whole else IdentityReader()
@@ -81,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
             # [seat, position, orientation, face_up, card, visible_fraction, current, quad]
             lone = [c for c in frames[i] if c[3] and c[5] >= 0.97] if i % args.every == 0 else []
             if lone:
-                quads = np.stack([detector_like_box(np.asarray(c[7], float).reshape(4, 2), rng)
+                quads = np.stack([detector_like(np.asarray(c[7], float).reshape(4, 2), None, rng)
                                   for c in lone])
                 results = reader.read(image, quads, game, alone=np.ones(len(lone), bool))
                 for c, r in zip(lone, results, strict=True):

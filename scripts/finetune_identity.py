@@ -94,9 +94,7 @@ def video_crops(names: dict[int, str], n_deals: int, frames_per_deal: int, seed:
                 if c["visible_fraction"] < 0.97:
                     continue
                 quad = np.asarray(c["quad"], dtype=np.float64).reshape(4, 2)
-                width = float(min(np.linalg.norm(quad[1] - quad[0]),
-                                  np.linalg.norm(quad[2] - quad[1])))
-                box = np.roll(detector_like(quad, width, rng), int(rng.integers(4)), axis=0)
+                box = np.roll(detector_like(quad, None, rng), int(rng.integers(4)), axis=0)
                 crop = whole_card_crop(image, box)
                 if c["face_up"] and c["card"] in index:
                     crops.append(crop)

@@ -188,11 +188,14 @@ class CardPhoto:
         return sum(1 for v in self.index_visible if v is not None and v >= threshold)
 
 
-def detector_like(quad: np.ndarray, card_w: float, rng: np.random.Generator,
+def detector_like(quad: np.ndarray, card_w: float | None, rng: np.random.Generator,
                   box_error: float = 0.05) -> np.ndarray:
     """A card's true ``quad`` off by what the shipped detector's boxes are off: ``box_error``
-    is the spread of the centre shift in card widths (``card_w`` pixels); the size and turn
-    scale with it, and each corner is jittered by 1.5 % of the width."""
+    is the spread of the centre shift in card widths (``card_w`` pixels; None: the quad's
+    shorter side); the size and turn scale with it, and each corner is jittered by 1.5 % of
+    the width."""
+    if card_w is None:
+        card_w = float(min(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[2] - quad[1])))
     centre = quad.mean(axis=0)
     turn = math.radians(rng.normal(0, 50 * box_error))
     rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
