@@ -1823,9 +1823,10 @@ def test_an_alert_on_a_card_read_both_ways_again_and_again_is_withdrawn_as_unsur
     assert not [e for e in events if isinstance(e, AlertWithdrawn)]
 
 
-def test_a_resumed_tracker_keeps_a_card_whose_alert_was_withdrawn_as_unsure_as_read():
-    """Withdrawn as too unsure, the alert leaves N's card of trick 2 as most readings had it
-    (lost): a session rebuilt from the events has the same rows as the live one."""
+def _recorded_trick_two(n_row_readings):  # type: ignore[no-untyped-def]
+    """A l'hombre session from its start: trick 1 (E D5, N D4, S DK) and trick 2 (S S3,
+    E S7, N SK: N wins) laid and turned, N's row card of trick 2 read as each of
+    ``n_row_readings`` in turn (8 looks each). The tracker, every event it gave, the time."""
     events = []
 
     class Recorded(TableTracker):
@@ -1834,18 +1835,26 @@ def test_a_resumed_tracker_keeps_a_card_whose_alert_was_withdrawn_as_unsure_as_r
             events.extend(out)
             return out
 
-    contract = Contract(trump=Suit.HEARTS, declarer=S)
-    tracker = Recorded("lhombre", 8.0, seats=(N, E, S), dealer=S, contract=contract)
+    tracker = Recorded("lhombre", 8.0, seats=(N, E, S), dealer=S,
+                       contract=Contract(trump=Suit.HEARTS, declarer=S))
     t = _show(tracker, 0.0, *_one_by_one((E, "D5"), (N, "D4"), (S, "DK")))
     one = {N: ["lost"], E: ["lost"], S: ["won"]}
     t = _show(tracker, t, {}, rows=one)
     t = _show(tracker, t, *_one_by_one((S, "S3"), (E, "S7"), (N, "SK")), rows=one, times=8)
-    for o in ["lost"] * 3 + ["won", "lost"] * 2:
+    for o in n_row_readings:
         t = _show(tracker, t, {}, rows={N: ["lost", o], E: ["lost", "lost"],
                                         S: ["won", "lost"]}, times=8)
+    return tracker, events, t
+
+
+def test_a_resumed_tracker_keeps_a_card_whose_alert_was_withdrawn_as_unsure_as_read():
+    """Withdrawn as too unsure, the alert leaves N's card of trick 2 as most readings had it
+    (lost): a session rebuilt from the events has the same rows as the live one."""
+    tracker, events, t = _recorded_trick_two(["lost"] * 3 + ["won", "lost"] * 2)
     events += tracker.end_of_stream(t)
     assert any(isinstance(e, AlertWithdrawn) and "too unsure" in e.message for e in events)
-    resumed = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S, contract=contract)
+    resumed = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S,
+                           contract=Contract(trump=Suit.HEARTS, declarer=S))
     resumed.restore(events)
     assert resumed.tricks[2].turned[N][0] is tracker.tricks[2].turned[N][0] is \
         Orientation.LOST
@@ -1885,26 +1894,10 @@ def test_a_face_seen_once_unread_beside_its_trick_is_his_card_when_the_next_tric
 def test_a_resumed_tracker_keeps_the_card_a_withdrawn_alert_cleared():
     """Restored from the events, the row card whose alert was withdrawn lies as the later
     readings showed, not as the turn's event first gave it."""
-    events = []
-
-    class Recorded(TableTracker):
-        def update(self, reading, t, *, fresh=True):  # type: ignore[no-untyped-def]
-            out = super().update(reading, t, fresh=fresh)
-            events.extend(out)
-            return out
-
-    contract = Contract(trump=Suit.HEARTS, declarer=S)
-    tracker = Recorded("lhombre", 8.0, seats=(N, E, S), dealer=S, contract=contract)
-    t = _show(tracker, 0.0, *_one_by_one((E, "D5"), (N, "D4"), (S, "DK")))
-    one = {N: ["lost"], E: ["lost"], S: ["won"]}
-    t = _show(tracker, t, {}, rows=one)
-    t = _show(tracker, t, *_one_by_one((S, "S3"), (E, "S7"), (N, "SK")), rows=one, times=8)
-    for o in ["lost"] * 2 + ["won"] * 6:
-        t = _show(tracker, t, {}, rows={N: ["lost", o], E: ["lost", "lost"],
-                                        S: ["won", "lost"]}, times=8)
-
+    tracker, events, _ = _recorded_trick_two(["lost"] * 2 + ["won"] * 6)
     assert any(isinstance(e, AlertWithdrawn) for e in events)
-    resumed = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S, contract=contract)
+    resumed = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S,
+                           contract=Contract(trump=Suit.HEARTS, declarer=S))
     resumed.restore(events)
     assert resumed.tricks[2].turned[N][0] is Orientation.WON
     assert resumed.observation() == tracker.observation()
