@@ -781,6 +781,10 @@ class _Reconstruction:
                     dissenter = a[0]
                 elif len(b) == 1 and len(a) >= 3:
                     dissenter = b[0]
+                if dissenter is not None:  # three rows against one: the three carry the trick
+                    side = "EW" if dissenter in a else "NS"
+                    return _Verdict(frozenset(s for s in seats if s.side == side), True,
+                                    dissenter)
                 return _Verdict(frozenset(seats), True, dissenter)
             for side in ("NS", "EW"):
                 if votes[side]:
@@ -892,7 +896,7 @@ class _Reconstruction:
         """A trick not every card of which is known: the orientations decide, if they agree."""
         g = self.game
         sides = {g.side(w) for w in verdict.winners}
-        if not verdict.conflict and len(sides) == 1:
+        if (not verdict.conflict or verdict.dissenter is not None) and len(sides) == 1:
             side = next(iter(sides))
             winner = next(iter(verdict.winners)) if len(verdict.winners) == 1 else None
             return _Step(leaders, winner, verdict.winners, side, "orientation", (), [], revokes)
@@ -1154,6 +1158,8 @@ class _Reconstruction:
                 shown = " ".join(f"{s}:{o.value}" for s, o in t.orientations.items())
                 cand = " or ".join(t.candidates) if t.candidates else "?"
                 extra = f"; {v.dissenter}'s card is the odd one out" if v.dissenter else ""
+                if t.side is not None and v.dissenter is not None:
+                    cand = f"{t.side}, as the other three rows say"
                 self.issues.append(Issue(
                     IssueKind.ORIENTATION_CONFLICT, v.dissenter, t.number,
                     f"trick {t.number}: rows disagree ({shown}); won by {cand}{extra}"))

@@ -80,14 +80,17 @@ def test_one_flipped_orientation_is_found(game: str, seed: int) -> None:
         [(IssueKind.WRONG_ORIENTATION, seat, trick)]
     assert [t.winner for t in r.tricks] == [t.winner for t in d.tricks]
     assert r.result == d.result()
-    # orientations only: the trick is undetermined, its candidates listed, no silent guess
+    # orientations only: the conflict is reported, never silently settled
     r = reconstruct(d.observation(with_cards=False))
     (issue,) = r.issues
     assert issue.kind is IssueKind.ORIENTATION_CONFLICT and issue.trick == trick
-    assert r.undetermined == [trick]
-    assert g.side(d.tricks[trick - 1].winner) in r.trick(trick).candidates
-    if g.partnership:  # three rows against one: the odd one is named
+    if g.partnership:  # three rows against one: the odd one is named, the three carry it
         assert issue.seat == seat
+        assert r.undetermined == [] and r.result == d.result()
+        assert r.trick(trick).side == g.side(d.tricks[trick - 1].winner)
+    else:  # one row of three: undetermined, its candidates listed
+        assert r.undetermined == [trick]
+        assert g.side(d.tricks[trick - 1].winner) in r.trick(trick).candidates
 
 
 @pytest.mark.parametrize("game", GAMES)
