@@ -1431,14 +1431,21 @@ def test_two_rows_against_the_rules_winner_are_misreadings_not_two_wrong_turns()
 def test_rows_out_of_sight_while_a_trick_is_being_played_do_not_start_a_new_deal():
     """After trick 1 no row is seen for 3 s (more than ``new_deal_s``) while E's card of
     trick 2 lies face up: the rows are hidden, not gathered - the deal goes on. With nothing
-    face up the same empty table is the next deal."""
+    face up either, the same empty table is a pause before the next lead whose rows the
+    camera does not see (plain backs on a cloth of their colour); only five times
+    ``new_deal_s`` of it is the unfinished deal gathered and the next one to come."""
     tracker, t = _lhombre_after_first_trick()
     t = _show(tracker, t, {E: "S5"}, times=24)  # 3 s, face up card, no rows
     assert tracker.deal == 1 and tracker.row_len[S] == 1
     t = _show(tracker, t, {E: "S5", N: "S7"}, rows={N: ["lost"], E: ["lost"], S: ["won"]})
     assert 2 in tracker.tricks and set(tracker.tricks[2].plays) == {E, N}
     gathered, t = _lhombre_after_first_trick()
-    _show(gathered, t, {}, times=24)
+    t = _show(gathered, t, {}, times=24)
+    assert gathered.deal == 1
+    t = _show(gathered, t, {E: "S5"}, times=16)  # the next lead: the same deal
+    assert gathered.deal == 1 and gathered.tricks[2].plays
+    gathered, t = _lhombre_after_first_trick()
+    _show(gathered, t, {}, times=84)  # 10.5 s
     assert gathered.deal == 2
     # the 2 s count from when no card lies face up any more: half a second after E's card
     # went (turned while arms still hide the rows) is no new deal either

@@ -88,8 +88,8 @@ _SOFT_MARGIN = 2.0
 _REVISE_VOTES = 3
 _REVISE_SHARE = 0.67
 _SIDES = (Orientation.WON, Orientation.LOST)
-#: No row seen while cards lie face up before the deal is over is a new deal only after this
-#: many times ``new_deal_s``.
+#: Before the deal's last trick, no row seen (while cards lie face up, or with none between
+#: two tricks) is a new deal only after this many times ``new_deal_s``.
 _PLAYING_NEW_DEAL_FACTOR = 5.0
 #: A revoke is alerted only on a card read at least this often (and never as the suit led).
 _REVOKE_MIN_READS = 2
@@ -536,7 +536,12 @@ class TableTracker:
             self._bare_since = None
         elif self._bare_since is None:
             self._bare_since = t
-        bare = self._bare_since is not None and t - self._bare_since >= self.new_deal_s
+        # ... and before the deal's last trick a table bare of rows and faces for a moment
+        # is a pause between tricks whose rows the camera does not see (plain backs on a
+        # cloth of their colour: preferans 9304 was cut after its trick 6 so), not yet the
+        # cards gathered
+        bare_s = self.new_deal_s * (1.0 if self._finished else _PLAYING_NEW_DEAL_FACTOR)
+        bare = self._bare_since is not None and t - self._bare_since >= bare_s
         if not bare and t - self._empty_since < self.new_deal_s * _PLAYING_NEW_DEAL_FACTOR:
             return False
         if not self._finished:
