@@ -45,6 +45,12 @@ EVIDENCE_WEIGHT = 3.0
 #: Extra weight of a revoke (rare at a real table) in the inference score.
 REVOKE_WEIGHT = 1.5
 
+#: A trick whose faces, as a camera read them, give a winner that this many rows lie against,
+#: while the rows agree on another, is taken as the rows say: one face misread is far likelier
+#: than two players turning their cards the wrong way in one trick (one wrong turn costs one
+#: row). Faces typed in are facts and always decide.
+MISREAD_MISMATCHES = 2
+
 #: Trying adjacent swaps starts at this many contradictions' worth of score, and a swap is
 #: taken only when it removes at least this much (a single revoke scores 1.5, so a real revoke
 #: is never explained away as a misplaced card).
@@ -327,6 +333,9 @@ class _Reconstruction:
         self.notes: list[str] = []
         #: Unread faces the rest of the deal named: (seat, trick index) -> card.
         self.deduced: dict[tuple[Seat, int], Card] = {}
+        #: Faces read by a camera (with a confidence) can be misread; faces typed in cannot.
+        self.faces_read = any(e.card_confidence is not None
+                              for row in obs.rows.values() for e in row)
 
     # ----------------------------------------------------------------------------- set-up
     def _active_seats(self) -> tuple[Seat, ...]:
@@ -858,7 +867,12 @@ class _Reconstruction:
                 leaders = frozenset(kept)
             winners = frozenset(options[ld][0] for ld in kept)
             sides = {g.side(w) for w in winners}
-            if len(winners) == 1:
+            shown = self._by_orientation(leaders, verdict, revokes)
+            if self.faces_read and best >= MISREAD_MISMATCHES and shown.side is not None:
+                # the rows agree on a winner that two or more of them would have to lie
+                # against: one face misread, not two players turning their cards wrong
+                step = shown
+            elif len(winners) == 1:
                 w = next(iter(winners))
                 step = _Step(leaders, w, winners, g.side(w), "cards", (),
                              options[kept[0]][1], revokes)
@@ -1154,6 +1168,11 @@ class _Reconstruction:
                         expected=want))
                 continue
             v = chain.grid.verdicts[t.number - 1]
+            if t.evidence == "orientation" and all(c is not None for c in t.cards.values()):
+                self.notes.append(
+                    f"trick {t.number}: the cards as read would give the trick to another "
+                    f"{'side' if self.game.partnership else 'player'} than the rows, which "
+                    "agree - a face was more likely misread than two cards turned the wrong way")
             if v.conflict:
                 shown = " ".join(f"{s}:{o.value}" for s, o in t.orientations.items())
                 cand = " or ".join(t.candidates) if t.candidates else "?"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -133,6 +134,27 @@ def test_cards_overrule_orientations_and_name_the_wrong_card() -> None:
         ("wrong_orientation", N), ("wrong_orientation", E), ("wrong_orientation", S),
         ("wrong_orientation", W)]
     assert {i.expected for i in r.issues if i.seat in (N, S)} == {WON}
+
+
+def test_camera_read_faces_two_rows_lie_against_are_taken_for_a_misread_face() -> None:
+    """The same trick as above with the faces read by a camera (each with a confidence): all
+    four rows agree that E-W took it, so one face misread is likelier than four cards turned
+    wrong - the rows carry the trick, nobody is named, a note says so. One row against the
+    cards (one wrong turn) still names that card."""
+    def camera(entries: dict[Seat, list[RowEntry]]) -> dict[Seat, list[RowEntry]]:
+        return {s: [replace(e, card_confidence=0.97) for e in r] for s, r in entries.items()}
+
+    obs = Observation("bridge", camera(rows(N="lost:SA", E="won:S2", S="lost:S3", W="won:SK")),
+                      first_leader=W, contract=Contract(None, S))
+    r = reconstruct(obs)
+    assert r.trick(1).side == "EW" and r.trick(1).evidence == "orientation"
+    assert r.issues == [] and r.result == {"NS": 0, "EW": 1}
+    assert any("misread" in n for n in r.notes)
+    obs = Observation("bridge", camera(rows(N="won:SA", E="won:S2", S="won:S3", W="lost:SK")),
+                      first_leader=W, contract=Contract(None, S))
+    r = reconstruct(obs)
+    assert r.trick(1).winner == N
+    assert [(i.kind.value, i.seat) for i in r.issues] == [("wrong_orientation", E)]
 
 
 def test_duplicate_unknown_and_missing_rows_are_issues() -> None:
