@@ -17,7 +17,7 @@ from vision.table.rows import (
     which_on_top,
 )
 
-from .conftest import BRIDGE, CENTRE, TOWARD, card_quad, draw, make_row, make_table
+from .conftest import BRIDGE, CENTRE, LONG, TOWARD, card_quad, draw, make_row, make_table
 
 LETTER = {Orientation.WON: "W", Orientation.LOST: "L", Orientation.UNKNOWN: "?"}
 
@@ -149,6 +149,23 @@ def test_three_handed_table_and_current_trick():
     assert rows_as_text(reading) == {Seat.W: "WLLW", Seat.N: "LWLL", Seat.E: "LLWL"}
     assert set(reading.current_trick) == {Seat.W, Seat.N}
     assert reading.current_trick[Seat.W].row_position is None
+
+
+def test_a_row_bent_round_the_corner_of_a_three_handed_table_keeps_its_end():
+    """Preferans: N's last two cards bend round the table's corner onto the empty W side,
+    the second lying only on the first. They are the end of N's row, not a fourth player's
+    stray cards (a held-out photo's N row lost its last card so)."""
+    quads, _ = make_table({Seat.N: "LLWLLWLL", Seat.E: "LWLLWLLWLL", Seat.S: "WLLWLLWLLL"},
+                          distance=300)
+    last = quads[7].mean(axis=0)
+    bent = [card_quad(last + np.array([-0.3 * LONG, 0.5 * LONG * (j + 1)]), np.array([0.0, 1.0]))
+            for j in range(2)]
+    quads = np.concatenate([quads[:8], np.array(bent), quads[8:]])
+    reading = RowReader(players=3).read(quads, np.zeros(len(quads), bool),
+                                        np.full(len(quads), 0.9), image_size=(1920, 1080))
+    assert {s: len(r) for s, r in reading.rows.items()} == {Seat.N: 10, Seat.E: 10, Seat.S: 10}
+    assert reading.rows[Seat.N][-2:] == [reading.cards[8], reading.cards[9]]
+    assert not any("not a row" in n for n in reading.notes)
 
 
 def test_face_up_rows_stay_rows():

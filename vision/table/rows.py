@@ -318,11 +318,21 @@ class RowReader:
             others = [len(seat_members[t]) for t in by_size[1:]]
             smallest = by_size[0]
             if len(seat_members[smallest]) <= 0.5 * float(np.median(others)):
-                reading.notes.append(
-                    f"{len(seat_members[smallest])} card(s) on the {smallest.name} side of a "
-                    f"{self.players}-player table: not a row, left out"
-                )
-                for i in seat_members.pop(smallest):
+                stray = seat_members.pop(smallest)
+                # a card there lying on one player's row is that row's end, bent round the
+                # table's corner (a preferans row's last card had been left out so)
+                for i in list(stray):
+                    under = {seat for seat, members in seat_members.items()
+                             if any(linked[i, j] for j in members)}
+                    if len(under) == 1:
+                        seat_members[under.pop()].append(i)
+                        stray.remove(i)
+                if stray:
+                    reading.notes.append(
+                        f"{len(stray)} card(s) on the {smallest.name} side of a "
+                        f"{self.players}-player table: not a row, left out"
+                    )
+                for i in stray:
                     cards[i].seat = None
 
         orders = self._orders(
