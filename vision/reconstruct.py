@@ -867,8 +867,9 @@ class _Reconstruction:
                 leaders = frozenset(kept)
             winners = frozenset(options[ld][0] for ld in kept)
             sides = {g.side(w) for w in winners}
-            shown = self._by_orientation(leaders, verdict, revokes)
-            if self.faces_read and best >= MISREAD_MISMATCHES and shown.side is not None:
+            shown = self._by_orientation(leaders, verdict, revokes) \
+                if self.faces_read and best >= MISREAD_MISMATCHES else None
+            if shown is not None and shown.side is not None:
                 # the rows agree on a winner that two or more of them would have to lie
                 # against: one face misread, not two players turning their cards wrong
                 step = shown

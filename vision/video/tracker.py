@@ -116,8 +116,11 @@ _OUTREAD_FACTOR = 2
 #: filling leaves more than this many row cards lying against the winners: over 96 recorded
 #: videos it named 8 cards, 4 of them wrong - 3 in a deal with 8 unread faces (a revoke made
 #: with one of them), 1 where a card misread elsewhere took the unread card's name (rows at
-#: odds with the winners in 4 tricks); with these limits 3 named, all right.
-_DEDUCE_MAX_UNREAD = 2
+#: odds with the winners in 4 tricks); with these limits 3 named, all right. Since 2026-12-02
+#: (last session) a lone row card at odds in a trick whose faces were all read (a row misread,
+#: no sign of a face misread) is not counted, and 3 unread faces are tried: over 181 recorded
+#: videos cards named 10 -> 14, all right (bridge 9402: 3 faces never read, 4 rows misread).
+_DEDUCE_MAX_UNREAD = 3
 _DEDUCE_MAX_MISFITS = 2
 
 
@@ -1725,7 +1728,14 @@ class TableTracker:
                               self._contract_for(self.trumps[0]), agreed=agreed,
                               mismatches=lambda i, w: self._misfits(done[i], w),
                               allowed_revokes=revokes)
-        if found.status not in ("unique", "partial") or found.floor > _DEDUCE_MAX_MISFITS:
+        # a lone row card at odds with the winner of a trick whose faces were all read is a
+        # row misread, which says nothing of the faces; two or more in one trick may be a
+        # face misread, which would make the unseen cards a wrong set
+        lone = sum(1 for i, tr in enumerate(done)
+                   if all(cards[s][i] is not None for s in self.seats) and tr.winner is not None
+                   and self._misfits(tr, tr.winner) == 1)
+        if found.status not in ("unique", "partial") or \
+                found.floor - lone > _DEDUCE_MAX_MISFITS:
             return
         changed = {p: c for p, c in found.cards.items() if c != read[p[0]][p[1]]}
         for (seat, i), card in changed.items():
