@@ -1127,6 +1127,18 @@ def test_faces_never_read_the_rules_cannot_tell_apart_or_too_many_are_not_named(
         assert {(s, k) for k, e in last.items() for s, c in e.cards if c is None} == hidden
 
 
+def test_a_trick_with_a_face_never_read_and_rows_three_to_one_is_won_by_the_next_leader():
+    """Trick 5: E's face never read, so the rules cannot name the winner (W's club trumps),
+    and N's row card lies against the other three rows. The winner leads the next trick: W
+    leads trick 6, one row only lies against him - trick 5 is reported won by W at that lead,
+    not left open until the deal's end."""
+    script, out = _bridge_with_unread_faces({(E, 5)}, flipped=((N, 5),))
+    assert script.deal.tricks[4].winner == W
+    reports = [(i, e) for i, e in enumerate(out) if isinstance(e, TrickComplete)]
+    first_six = min(i for i, e in reports if e.number == 6)
+    assert [e.winner for i, e in reports if e.number == 5 and i < first_six] == [None, W]
+
+
 def test_three_faces_never_read_are_named_beside_rows_read_the_wrong_way():
     """Three faces never read, which the rules fill one way only, are named though three row
     cards of fully read tricks lie against their winners: a lone row card at odds is a row

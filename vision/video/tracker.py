@@ -1300,12 +1300,15 @@ class TableTracker:
                                out: list[Event]) -> None:
         """The winner of a trick leads the next one. A trick left without a winner - its
         rows name a side (bridge), a face was never read to tell the partners apart - is
-        won by the partner who led the next trick."""
+        won by the partner who led the next trick; so is one whose rows, naming nobody,
+        lie against that player in one row only (a face never read and a row misread: 3:1
+        in bridge, two or no row won three-handed)."""
         if not prev.completed or prev.winner is not None or prev.leader is None or \
                 self.seats is None or len(prev.turned) < len(self.seats):
             return
         order = self.game.play_order(prev.leader, self.seats)
-        if leader not in self._row_candidates(prev, order):
+        named = self._row_candidates(prev, order)
+        if leader not in named and (named or self._misfits(prev, leader) > 1):
             return
         cards = _cards_in(prev, order)
         prev.winner, prev.winner_source = leader, "rows"
