@@ -1139,6 +1139,32 @@ def test_a_trick_with_a_face_never_read_and_rows_three_to_one_is_won_by_the_next
     assert [e.winner for i, e in reports if e.number == 5 and i < first_six] == [None, W]
 
 
+def test_rows_that_disagree_name_the_odd_player_once_the_next_lead_names_the_winner():
+    """L'hombre trick 2: E's face never read, so the rules cannot name the winner, and both N
+    and E turn their cards won - "the rows disagree", nobody named. N then leads trick 3: he
+    won trick 2, and E's row is the one at odds - the seatless alert is withdrawn and E named
+    (preferans 9508, held out, had its true wrong turn reported only as rows disagreeing)."""
+    tracker, t = _lhombre_after_first_trick()
+    out: list = []
+
+    def show(t, *steps, rows, times=8):  # type: ignore[no-untyped-def]
+        for faces in steps:
+            for _ in range(times):
+                out.extend(tracker.update(reading(faceup=faces, rows=rows), t))
+                t += 0.125
+        return t
+
+    t = show(t, {S: "S3"}, {S: "S3", E: None}, {S: "S3", E: None, N: "S7"},
+             rows={N: ["lost"], E: ["lost"], S: ["won"]})
+    rows = {N: ["lost", "won"], E: ["lost", "won"], S: ["won", "lost"]}
+    t = show(t, {}, rows=rows, times=24)
+    assert [(a.seat, a.trick) for a in out if isinstance(a, Alert)] == [(None, 2)]
+    show(t, {N: "H4"}, {N: "H4", E: "H5"}, {N: "H4", E: "H5", S: "HK"}, rows=rows)
+    assert [(a.seat, a.trick) for a in out if isinstance(a, AlertWithdrawn)] == [(None, 2)]
+    assert [(a.seat, a.trick) for a in out if isinstance(a, Alert)] == [(None, 2), (E, 2)]
+    assert tracker.tricks[2].winner == N
+
+
 def test_three_faces_never_read_are_named_beside_rows_read_the_wrong_way():
     """Three faces never read, which the rules fill one way only, are named though three row
     cards of fully read tricks lie against their winners: a lone row card at odds is a row

@@ -1315,6 +1315,24 @@ class TableTracker:
         t_turn = _turn_time(prev)
         self._report_trick(prev, ("complete", prev.number, "next lead"), t_turn, order, cards,
                            out)
+        if leader not in named:
+            self._name_odd_row(prev, t_turn, out)
+
+    def _name_odd_row(self, tr: _TrickState, t: float, out: list[Event]) -> None:
+        """Rows that disagreed named nobody (a seatless alert); the next lead has named the
+        winner since, so the one row at odds with him is the card turned wrong: the alert
+        becomes his, as far as his readings are sure (:meth:`_check_orientation`)."""
+        if ("alert", "wrong_orientation", None, tr.number) not in self._emitted or \
+                tr.winner is None:
+            return
+        odd = [s for s, (o, _) in tr.turned.items()
+               if o in _SIDES and o is not self.game.orientation(s, tr.winner)]
+        if len(odd) != 1:
+            return
+        self._withdraw("wrong_orientation", None, tr.number, t, out,
+                       f"{tr.winner} led trick {tr.number + 1}, so won trick {tr.number}: "
+                       f"the row at odds is {odd[0]}'s")
+        self._check_orientation(tr, odd[0], out)
 
     def _winner_from_rows(self, tr: _TrickState, order: list[Seat],
                           cards: list[Card | None]) -> Seat | None:
@@ -1852,7 +1870,7 @@ class TableTracker:
                 kind == "wrong_orientation" and seat is not None and trick is not None:
             self._standing[(seat, trick)] = alert
 
-    def _withdraw(self, kind: str, seat: Seat, trick: int, t: float, out: list[Event],
+    def _withdraw(self, kind: str, seat: Seat | None, trick: int, t: float, out: list[Event],
                   message: str) -> None:
         """Withdraw the alert ``kind`` of ``seat`` in ``trick`` (it may be raised again); a
         wrong-orientation one says how his row card lies from now on (for a resumed
