@@ -1518,6 +1518,26 @@ def test_rows_out_of_sight_while_a_trick_is_being_played_do_not_start_a_new_deal
     assert begun.deal == 2
 
 
+def test_tricks_played_on_over_rows_the_camera_does_not_see_keep_the_deal_going():
+    """After trick 1 the rows go out of sight for good (plain backs on a cloth of their
+    colour) while tricks 2 and 3 are played face up over 16 s: each is led by the last one's
+    winner with cards nobody played yet - the same deal going on, not a deal given up and the
+    next begun (held-out preferans 9304 lost its last two tricks to a new deal so)."""
+    contract = Contract(trump=Suit.HEARTS, declarer=S)
+    tracker, t = _lhombre_after_first_trick(contract=contract)
+    plays = [(S, "S3"), (E, "S5"), (N, "S7")]
+    winner = tracker.game.trick_winner([(s, Card.from_str(c)) for s, c in plays], contract)
+    t = _show(tracker, t, *_one_by_one(*plays), times=16)
+    t = _show(tracker, t, {}, times=16)  # turned into rows nobody sees
+    cards = {N: "C4", E: "C5", S: "C6"}
+    third = [(s, cards[s]) for s in tracker.game.play_order(winner, tracker.seats)]
+    t = _show(tracker, t, *_one_by_one(*third), times=16)
+    _show(tracker, t, {}, times=16)
+    assert tracker.deal == 1
+    assert [tracker.tricks[k].completed for k in (1, 2, 3)] == [True, True, True]
+    assert tracker.tricks[2].winner == winner
+
+
 def test_a_row_as_long_as_the_tricks_played_is_not_ahead_when_the_others_are_read_short():
     """N's row grows a card at every trick while E's and S's are read one card long: N's row
     is as long as the tricks played (all faces seen) - the others are read short, N's is not

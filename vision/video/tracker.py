@@ -1206,6 +1206,12 @@ class TableTracker:
         tr.leader, tr.winner, tr.winner_source, tr.completed = leader, winner, source, True
         tr.order_agrees = agrees
         t_done = max(p.t for p in tr.plays.values())
+        if self._empty_since is not None and prev is not None and prev.winner is not None \
+                and leader == prev.winner and not set(cards) & self._played_cards_before(tr):
+            # a trick led by the last one's winner, with cards nobody played yet, goes on
+            # with the deal while its rows are out of sight (plain backs on a cloth of their
+            # colour): the wait for the cards gathered starts again
+            self._empty_since = t_done
         self._report_trick(tr, ("complete", tr.number), t_done, order, cards, out, agrees)
         self._settle_contested_duplicates(tr, out)
         if source == "rules" and self._rows_contradict_themselves(tr):
@@ -1279,6 +1285,11 @@ class TableTracker:
         if card is not None:
             play.card = card
         return card
+
+    def _played_cards_before(self, tr: _TrickState) -> set[Card]:
+        """The cards known to be played in this deal's tricks before ``tr``."""
+        return {c for k, other in self.tricks.items() if k < tr.number
+                for p in other.plays.values() if (c := _majority(p)) is not None}
 
     def _played_cards(self, but: tuple[int, Seat] | None = None) -> set[Card]:
         """The cards known to be played in this deal (except the play ``but``)."""
