@@ -1211,7 +1211,7 @@ class TableTracker:
             # a trick led by the last one's winner, with cards nobody played yet, goes on
             # with the deal while its rows are out of sight (plain backs on a cloth of their
             # colour): the wait for the cards gathered starts again
-            self._empty_since = t_done
+            self._empty_since = max(self._empty_since, t_done)
         self._report_trick(tr, ("complete", tr.number), t_done, order, cards, out, agrees)
         self._settle_contested_duplicates(tr, out)
         if source == "rules" and self._rows_contradict_themselves(tr):
