@@ -541,10 +541,10 @@ class TableTracker:
             self._bare_since = t
         # ... and before the deal's last trick a table bare of rows and faces for a moment
         # is a pause between tricks whose rows the camera does not see (plain backs on a
-        # cloth of their colour: preferans 9304 was cut after its trick 6 so), not yet the
-        # cards gathered
-        bare_s = self.new_deal_s * (1.0 if self._finished else _PLAYING_NEW_DEAL_FACTOR)
-        bare = self._bare_since is not None and t - self._bare_since >= bare_s
+        # cloth of their colour: preferans 9304 was cut after its trick 6 so): only after
+        # it does a bare table end the deal early; before, the rows' long absence alone
+        bare = self._finished and self._bare_since is not None and \
+            t - self._bare_since >= self.new_deal_s
         if not bare and t - self._empty_since < self.new_deal_s * _PLAYING_NEW_DEAL_FACTOR:
             return False
         if not self._finished:
@@ -1207,7 +1207,7 @@ class TableTracker:
         tr.order_agrees = agrees
         t_done = max(p.t for p in tr.plays.values())
         if self._empty_since is not None and prev is not None and prev.winner is not None \
-                and leader == prev.winner and not set(cards) & self._played_cards_before(tr):
+                and leader == prev.winner and not set(cards) & self._played_cards(before=tr.number):
             # a trick led by the last one's winner, with cards nobody played yet, goes on
             # with the deal while its rows are out of sight (plain backs on a cloth of their
             # colour): the wait for the cards gathered starts again
@@ -1286,14 +1286,12 @@ class TableTracker:
             play.card = card
         return card
 
-    def _played_cards_before(self, tr: _TrickState) -> set[Card]:
-        """The cards known to be played in this deal's tricks before ``tr``."""
-        return {c for k, other in self.tricks.items() if k < tr.number
-                for p in other.plays.values() if (c := _majority(p)) is not None}
-
-    def _played_cards(self, but: tuple[int, Seat] | None = None) -> set[Card]:
-        """The cards known to be played in this deal (except the play ``but``)."""
-        return {c for k, tr in self.tricks.items() for s, p in tr.plays.items()
+    def _played_cards(self, but: tuple[int, Seat] | None = None,
+                      before: int | None = None) -> set[Card]:
+        """The cards known to be played in this deal (except the play ``but``; only in the
+        tricks before trick ``before``)."""
+        return {c for k, tr in self.tricks.items() if before is None or k < before
+                for s, p in tr.plays.items()
                 if (k, s) != but and (c := _majority(p)) is not None}
 
     def _row_candidates(self, tr: _TrickState, order: list[Seat]) -> list[Seat]:
@@ -1336,8 +1334,7 @@ class TableTracker:
         if ("alert", "wrong_orientation", None, tr.number) not in self._emitted or \
                 tr.winner is None:
             return
-        odd = [s for s, (o, _) in tr.turned.items()
-               if o in _SIDES and o is not self.game.orientation(s, tr.winner)]
+        odd = self._misfit_seats(tr, tr.winner)
         if len(odd) != 1:
             return
         self._withdraw("wrong_orientation", None, tr.number, t, out,
@@ -1400,9 +1397,8 @@ class TableTracker:
         (:meth:`_row_shifted`): its cards there are its neighbours', and do not overrule the
         faces."""
         assert tr.winner is not None
-        return any(o in _SIDES and o is not self.game.orientation(seat, tr.winner)
-                   and self._row_shifted(seat, tr.number)
-                   for seat, (o, _) in tr.turned.items())
+        return any(self._row_shifted(seat, tr.number)
+                   for seat in self._misfit_seats(tr, tr.winner))
 
     @staticmethod
     def _faces_unsure(tr: _TrickState) -> bool:
@@ -1427,10 +1423,14 @@ class TableTracker:
             return True
         return len(known) == len(seats) and not won
 
+    def _misfit_seats(self, tr: _TrickState, winner: Seat) -> list[Seat]:
+        """The seats whose row cards of the trick, turned so far, lie against ``winner``."""
+        return [s for s, (o, _) in tr.turned.items()
+                if o in _SIDES and o is not self.game.orientation(s, winner)]
+
     def _misfits(self, tr: _TrickState, winner: Seat) -> int:
         """How many of the trick's row cards, turned so far, lie against ``winner``."""
-        return sum(o in _SIDES and o is not self.game.orientation(s, winner)
-                   for s, (o, _) in tr.turned.items())
+        return len(self._misfit_seats(tr, winner))
 
     def _revise_from_rows(self, tr: _TrickState, order: list[Seat], out: list[Event]) -> None:
         cards = _cards_in(tr, order)
