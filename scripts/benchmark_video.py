@@ -73,11 +73,13 @@ def prepare(data: Path, tricks: int = TRICKS, sizes: tuple[str, ...] = tuple(SIZ
     return out
 
 
-def _analyzer(kind: str, path: Path, game: str, fps: float) -> tuple[Any, str]:
+def _analyzer(kind: str, path: Path, game: str, fps: float, beside_decoder: bool = False
+              ) -> tuple[Any, str]:
     if kind == "auto":
         kind = "photo" if (ROOT / "models" / "detector.onnx").exists() else "truth"
     if kind == "photo":
-        return PhotoAnalyzerAdapter(game), "photo (shipped models)"
+        return PhotoAnalyzerAdapter(game, beside_decoder=beside_decoder), \
+            "photo (shipped models)"
     stem = path.name.removesuffix(".mp4")
     return TruthAnalyzer.from_file(str(path.with_name(f"{stem}.frames.jsonl.gz")), fps), \
         "truth (rendered ground truth)"
@@ -112,12 +114,12 @@ def pipeline_fps(path: Path, kind: str, sample_fps: float) -> dict[str, Any]:
     f = _facts(path)
     src = VideoFileSource(path, sample_fps=sample_fps or None)
     rate = min(src.fps, sample_fps) if sample_fps else src.fps
-    analyzer, label = _analyzer(kind, path, f["game"], src.fps)
+    analyzer, label = _analyzer(kind, path, f["game"], src.fps, beside_decoder=True)
     tracker = TableTracker(f["game"], rate, seats=f["seats"], dealer=f["dealer"],
                            contract=f["contract"], confirm_s=CONFIRM_S["offline"])
     pipe = VideoPipeline(analyzer, tracker, gate=ChangeGate(**OFFLINE))  # as `video` runs
     t0 = time.perf_counter()
-    pipe.run(src)
+    pipe.run(src, read_ahead=True)  # as `video` runs it
     dt = time.perf_counter() - t0
     st = pipe.stats
     return {"analyzer": label, "video_frames": src.frame_count, "fps": src.frame_count / dt,

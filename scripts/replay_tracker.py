@@ -66,10 +66,9 @@ def record(video_args: list[str]) -> dict[str, Any]:
     tracker = RecordingTracker(facts["game"], rate, seats=facts["seats"],
                                dealer=facts["dealer"], contract=facts["contract"],
                                confirm_s=confirm_s(args, "offline"))
-    pipeline = VideoPipeline(make_analyzer(args, facts["game"], source.fps), tracker,
-                             gate=make_gate(args, "offline"))
-    for frame in source:
-        pipeline.process(frame)
+    pipeline = VideoPipeline(make_analyzer(args, facts["game"], source.fps, beside_decoder=True),
+                             tracker, gate=make_gate(args, "offline"))
+    pipeline.run(source, read_ahead=True)
     return {"format": FORMAT, "init": tracker.init, "calls": tracker.calls,
             "truth": str(Path(args.truth).resolve()), "video": args.file}
 

@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     for old in ("events.jsonl", "session.db", "session.db-wal", "session.db-shm"):
         (out / old).unlink(missing_ok=True)  # outputs of an earlier run of this command
 
-    analyzer = make_analyzer(args, facts["game"], source.fps)
+    analyzer = make_analyzer(args, facts["game"], source.fps, beside_decoder=True)
     tracker = TableTracker(facts["game"], rate, seats=facts["seats"], dealer=facts["dealer"],
                            contract=facts["contract"], confirm_s=confirm_s(args, "offline"))
     gate = make_gate(args, "offline")  # offline nobody waits for an alert: fewer looks
@@ -106,14 +106,17 @@ def run(args: argparse.Namespace) -> int:
     status = 0
     t0 = time.perf_counter()
     n = 0
+
+    def frame_done(frame: Any) -> None:
+        nonlocal n
+        if annotator is not None:
+            annotator.frame(frame.image, pipeline.last_reading)
+        n += 1
+        progress.update(n, f"{len(tracker.completed_tricks())} tricks")
+
     try:
-        for frame in source:
-            pipeline.process(frame)
-            if annotator is not None:
-                annotator.frame(frame.image, pipeline.last_reading)
-            n += 1
-            progress.update(n, f"{len(tracker.completed_tricks())} tricks")
-        pipeline.finish()
+        # decoding and the gate run on a thread of their own, beside the analyser
+        pipeline.run(source, frame_done, read_ahead=True, keep_images=annotator is not None)
     except CorruptVideoError as exc:
         pipeline.finish()  # the stream ended here: settle what it showed
         progress.clear()

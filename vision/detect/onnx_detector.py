@@ -66,6 +66,7 @@ class CardDetector:
         fragment_ratio: float = 0.0,
         ghost_check: bool = False,
         split_straddles: bool = True,
+        spin: bool = True,
     ) -> None:
         if not 0.0 < conf < 1.0:
             raise ValueError(f"conf must be in (0, 1), got {conf}")
@@ -74,7 +75,7 @@ class CardDetector:
         path = Path(model_path) if model_path is not None else find_model("detector")
         if not path.is_file():
             raise TrickvisionError(f"detector model not found: {path}")
-        self.session = cpu_session(path, threads, spin=True)
+        self.session = cpu_session(path, threads, spin=spin)
         inp = self.session.get_inputs()[0]
         self.input_name = inp.name
         meta = self.session.get_modelmeta().custom_metadata_map

@@ -141,7 +141,10 @@ def deal_facts(args: argparse.Namespace) -> dict[str, Any]:
             "truth": truth}
 
 
-def make_analyzer(args: argparse.Namespace, game: str, fps: float) -> Any:
+def make_analyzer(args: argparse.Namespace, game: str, fps: float, *,
+                  beside_decoder: bool = False) -> Any:
+    """The frame analyser the options ask for; ``beside_decoder`` when frames are decoded on
+    the other core meanwhile (offline read-ahead)."""
     from vision.video.pipeline import PhotoAnalyzerAdapter, TruthAnalyzer
 
     if args.analyzer == "truth":
@@ -152,7 +155,7 @@ def make_analyzer(args: argparse.Namespace, game: str, fps: float) -> Any:
         if frames is None:
             raise TrickvisionError("--analyzer truth needs --truth-frames (or --truth)")
         return TruthAnalyzer.from_file(frames, fps)
-    return PhotoAnalyzerAdapter(game, south=args.south)
+    return PhotoAnalyzerAdapter(game, south=args.south, beside_decoder=beside_decoder)
 
 
 class Progress:

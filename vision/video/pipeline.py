@@ -33,6 +33,7 @@ from vision.table.centre import FixedTableCentre
 from vision.table.reading import SeenCard, TableReading
 from vision.video.events import Event
 from vision.video.gate import ChangeGate, Decision
+from vision.video.readahead import ReadAhead
 from vision.video.sources import Frame
 from vision.video.tracker import TableTracker
 
@@ -53,7 +54,8 @@ VIDEO_DETECTOR = "detector_video"
 class PhotoAnalyzerAdapter:
     """The shipped photo pipeline (``vision.pipeline.PhotoAnalyzer``) as a frame analyser."""
 
-    def __init__(self, game: str | None, **options: Any) -> None:
+    def __init__(self, game: str | None, *, beside_decoder: bool = False,
+                 **options: Any) -> None:
         from vision.detect.axis import AxisClassifier
         from vision.detect.onnx_detector import CardDetector
         from vision.pipeline import PhotoAnalyzer
@@ -72,8 +74,14 @@ class PhotoAnalyzerAdapter:
         if options.get("detector") is None:
             video_model = model_path(VIDEO_DETECTOR) if model_exists(VIDEO_DETECTOR) else None
             axis = AxisClassifier(mirror_below=0.0) if model_exists("card_axis") else False
+            # Beside a decoder on the other core (``trickvision video``'s read-ahead), the
+            # detector runs on one thread that never spins: two threads fought the decoder
+            # for the cores (the benchmark's 720p video: 0.48-0.54x decoding with two, 0.55-
+            # 0.66x with one; each analysis gives the same boxes either way).
+            cores: dict[str, Any] = {"threads": 1, "spin": False} if beside_decoder else {}
             options["detector"] = CardDetector(video_model, axis=axis, fragment_ratio=0.6,
-                                               ghost_check=True, split_straddles=False)
+                                               ghost_check=True, split_straddles=False,
+                                               **cores)
         if options.get("row_settings") is None:
             options["row_settings"] = RowSettings(phantom_certainty=0.3)
         # Face-up boxes fitted to the cards' edges read more faces on photos, but not in these
@@ -225,15 +233,19 @@ class VideoPipeline:
         self.events: list[Event] = []
         self.last_t: float | None = None
 
-    def process(self, frame: Frame) -> list[Event]:
+    def process(self, frame: Frame, decision: Decision | None = None,
+                gate_s: float = 0.0) -> list[Event]:
+        """Gate, analyse and track one frame; ``decision`` (with the ``gate_s`` it took) when
+        the gate already looked at it (:class:`~vision.video.readahead.ReadAhead`)."""
         st = self.stats
         st.frames += 1
         self.last_t = frame.t
         c0 = time.perf_counter()
-        decision = Decision.ANALYSE if self.gate is None else self.gate.check(frame.image,
-                                                                                 frame.t)
+        if decision is None:
+            decision = Decision.ANALYSE if self.gate is None else self.gate.check(frame.image,
+                                                                                     frame.t)
         c1 = time.perf_counter()
-        st.gate_s += c1 - c0
+        st.gate_s += c1 - c0 + gate_s
         reading: TableReading | None
         if decision is Decision.ANALYSE:
             reading = self.analyzer.analyse(frame.image, frame.t, frame.pos)
@@ -267,13 +279,28 @@ class VideoPipeline:
                 sink(e, t)
 
     def run(self, frames: Iterable[Frame],
-            progress: Callable[[Frame], None] | None = None) -> list[Event]:
+            progress: Callable[[Frame], None] | None = None, *,
+            read_ahead: bool = False, keep_images: bool = False) -> list[Event]:
         """Process every frame, then the end of the stream; returns all events (also handed
-        to the sinks as they came)."""
-        for frame in frames:
-            self.process(frame)
-            if progress is not None:
-                progress(frame)
+        to the sinks as they came).
+
+        ``read_ahead`` decodes and gates the frames on a second thread (a recorded video: the
+        same events, sooner); the frames handed to ``progress`` then carry their pixels only
+        where the analyser looked, unless ``keep_images``. A source's error (a truncated
+        file) is raised after every frame read before it has been processed; ``finish`` is
+        then the caller's.
+        """
+        if not read_ahead or self.gate is None:
+            for frame in frames:
+                self.process(frame)
+                if progress is not None:
+                    progress(frame)
+        else:
+            with ReadAhead(frames, self.gate, keep_images=keep_images) as ahead:
+                for frame, decision, gate_s in ahead:
+                    self.process(frame, decision, gate_s)
+                    if progress is not None:
+                        progress(frame)
         self.finish()
         return self.events
 
