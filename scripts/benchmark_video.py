@@ -112,7 +112,7 @@ def decode_fps(path: Path, grab_only: bool = False) -> tuple[float, int]:
 
 def pipeline_fps(path: Path, kind: str, sample_fps: float) -> dict[str, Any]:
     f = _facts(path)
-    src = VideoFileSource(path, sample_fps=sample_fps or None)
+    src = VideoFileSource(path, sample_fps=sample_fps or None, decoder_threads=1)
     rate = min(src.fps, sample_fps) if sample_fps else src.fps
     analyzer, label = _analyzer(kind, path, f["game"], src.fps, beside_decoder=True)
     tracker = TableTracker(f["game"], rate, seats=f["seats"], dealer=f["dealer"],

@@ -61,7 +61,8 @@ def record(video_args: list[str]) -> dict[str, Any]:
     if not args.truth:
         raise TrickvisionError("record needs the video's --truth file to score replays")
     facts = deal_facts(args)
-    source = VideoFileSource(Path(args.file), sample_fps=args.sample_fps or None)
+    source = VideoFileSource(Path(args.file), sample_fps=args.sample_fps or None,
+                             decoder_threads=1)
     rate = min(source.fps, args.sample_fps) if args.sample_fps else source.fps
     tracker = RecordingTracker(facts["game"], rate, seats=facts["seats"],
                                dealer=facts["dealer"], contract=facts["contract"],

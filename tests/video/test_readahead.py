@@ -6,6 +6,7 @@ import threading
 
 import pytest
 
+from vision.errors import TrickvisionError
 from vision.video.gate import ChangeGate, Decision
 from vision.video.pipeline import TruthAnalyzer, VideoPipeline
 from vision.video.readahead import ReadAhead
@@ -68,3 +69,12 @@ def test_a_consumer_that_stops_early_stops_the_worker(lhombre_game):  # type: ig
     assert threading.active_count() == before
     with pytest.raises(ValueError, match="depth"):
         ReadAhead(frames, ChangeGate(), depth=0)
+
+
+def test_one_decoder_thread_decodes_the_same_frames(lhombre_game):  # type: ignore[no-untyped-def]
+    default = list(VideoFileSource(lhombre_game.video, sample_fps=4))
+    one = list(VideoFileSource(lhombre_game.video, sample_fps=4, decoder_threads=1))
+    assert len(one) == len(default) > 0
+    assert all((a.image == b.image).all() and a.t == b.t for a, b in zip(one, default, strict=True))
+    with pytest.raises(TrickvisionError, match="decoder_threads"):
+        VideoFileSource(lhombre_game.video, decoder_threads=0)

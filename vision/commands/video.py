@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         source = FolderSource(path, fps=args.folder_fps)
         rate = source.fps
     else:
-        source = VideoFileSource(path, sample_fps=args.sample_fps or None)
+        source = VideoFileSource(path, sample_fps=args.sample_fps or None, decoder_threads=1)
         rate = min(source.fps, args.sample_fps) if args.sample_fps else source.fps
     out = Path(args.out) if args.out else Path.cwd() / f"{path.stem}-trickvision"
     if out.exists() and not out.is_dir():

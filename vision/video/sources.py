@@ -80,7 +80,11 @@ class VideoFileSource:
     ``sample_fps`` retrieves (colour-converts) only that many frames per second of video and
     merely decodes the others, which is how a change gate at 10 Hz stays cheap on 30 fps input.
     ``speed`` > 0 paces the frames at that multiple of real time (a file standing in for a
-    camera); 0 reads as fast as the file decodes.
+    camera); 0 reads as fast as the file decodes. ``decoder_threads`` sets the decoder's threads
+    (default: FFmpeg's choice, one per core); one, when the analyser runs on the other core
+    beside it (:class:`~vision.video.readahead.ReadAhead`), decodes as fast for a third less
+    processor time (the benchmark's 720p video, every other frame converted: 0.76 s either
+    way, 0.76 s of processor time against 1.16 s).
     A file that stops decoding well before the frame count its header announces raises
     :class:`CorruptVideoError` after the frames that could be read.
     """
@@ -95,6 +99,7 @@ class VideoFileSource:
         loop: bool = False,
         sample_fps: float | None = None,
         speed: float = 0.0,
+        decoder_threads: int | None = None,
     ) -> None:
         self.path = Path(path)
         if not self.path.exists():
@@ -111,6 +116,9 @@ class VideoFileSource:
         if speed < 0:
             raise TrickvisionError(f"speed must be >= 0 (0 = as fast as it decodes), got {speed}")
         self.speed = speed
+        if decoder_threads is not None and decoder_threads < 1:
+            raise TrickvisionError(f"decoder_threads must be >= 1, got {decoder_threads}")
+        self.decoder_threads = decoder_threads
         cap = self._open()
         self.fps = float(cap.get(cv2.CAP_PROP_FPS)) or 0.0
         if not (0.1 < self.fps < 1000.0):
@@ -132,7 +140,8 @@ class VideoFileSource:
         return self.frame_count / self.fps if self.frame_count > 0 else 0.0
 
     def _open(self) -> cv2.VideoCapture:
-        cap = cv2.VideoCapture(str(self.path), cv2.CAP_FFMPEG)
+        params = [cv2.CAP_PROP_N_THREADS, self.decoder_threads] if self.decoder_threads else []
+        cap = cv2.VideoCapture(str(self.path), cv2.CAP_FFMPEG, params)
         if not cap.isOpened():
             cap.release()
             raise SourceError(
