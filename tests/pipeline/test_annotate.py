@@ -78,3 +78,24 @@ def test_cards_a_row_length_issue_names_as_extra_are_outlined_in_red():
     after = annotate(image, reading, report)
     red = np.all(after == np.array(RED, np.uint8), axis=-1)
     assert red[mask > 0].mean() > 0.5  # the outline of the named card is red
+
+
+def test_a_row_total_under_the_header_moves_to_the_rows_other_side():
+    from vision.render.annotate import _text_box, total_labels
+    from vision.seats import Seat
+
+    truth = json.loads((SAMPLES / "demo_bridge_end.json").read_text())
+    image = cv2.imread(str(SAMPLES / "demo_bridge_end.jpg"))
+    analyzer = PhotoAnalyzer(game="bridge", detector=TruthDetector(truth), identity_reader=False)
+    reading, _ = analyzer.analyze(image)
+    size = (image.shape[1], image.shape[0])
+    free = total_labels(size, reading, {}, 0.5, 2)
+    text, at = free[Seat.N]
+    assert text.startswith("N: ") and "13 cards" in text
+    north_top = min(float(c.quad[:, 1].min()) for c in reading.rows[Seat.N])
+    assert at[1] < north_top  # the top row's total sits above it, toward the image edge
+    header = _text_box(size, text, at, 0.6, weight=1)[2]  # a header over exactly that place
+    moved = total_labels(size, reading, {}, 0.5, 2, avoid=header)
+    assert moved[Seat.N][1][1] > north_top  # now below the row, on its inner side
+    assert {s: v for s, v in moved.items() if s is not Seat.N} == \
+        {s: v for s, v in free.items() if s is not Seat.N}

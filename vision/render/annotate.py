@@ -76,8 +76,10 @@ def annotate(image: np.ndarray, reading: TableReading, report: Any | None = None
         text = f"trick {seat.name}" + (f" {card.card}" if card.card is not None else "")
         _label(canvas, card, text, WHITE, font)
 
-    _seat_totals(canvas, reading, bad_rows, font, thick)
-    _header(canvas, reading, report, font, thick)
+    lines = _header_lines(reading, report)
+    header = _header_box(lines, font, thick)
+    _seat_totals(canvas, reading, bad_rows, font, thick, avoid=header)
+    _header(canvas, lines, font, thick)
     return canvas
 
 
@@ -108,21 +110,53 @@ def _label(canvas: np.ndarray, card: SeenCard, text: str, colour: tuple[int, int
     _text(canvas, text, (int(cx), int(cy)), colour, font, centred=True)
 
 
-def _text(canvas: np.ndarray, text: str, at: tuple[int, int], colour: tuple[int, int, int],
-          font: float, *, centred: bool = False, weight: int = 1) -> None:
+Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in image pixels
+
+
+def _text_box(size: tuple[int, int], text: str, at: tuple[int, int], font: float, *,
+              centred: bool = False, weight: int = 1) -> tuple[int, int, Box]:
+    """Where :func:`_text` puts ``text`` on an image of ``size`` (w, h): its baseline origin
+    and the box its black background covers."""
     (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, font, weight)
     x, y = at
     if centred:
         x, y = x - tw // 2, y + th // 2
-    h, w = canvas.shape[:2]
+    w, h = size
     x = int(np.clip(x, 2, max(2, w - tw - 2)))
     y = int(np.clip(y, th + 2, max(th + 2, h - base - 2)))
-    cv2.rectangle(canvas, (x - 2, y - th - 2), (x + tw + 2, y + base), (0, 0, 0), -1)
+    return x, y, (x - 2, y - th - 2, x + tw + 2, y + base)
+
+
+def _text(canvas: np.ndarray, text: str, at: tuple[int, int], colour: tuple[int, int, int],
+          font: float, *, centred: bool = False, weight: int = 1) -> None:
+    h, w = canvas.shape[:2]
+    x, y, (x0, y0, x1, y1) = _text_box((w, h), text, at, font, centred=centred, weight=weight)
+    cv2.rectangle(canvas, (x0, y0), (x1, y1), (0, 0, 0), -1)
     cv2.putText(canvas, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, font, colour, weight, cv2.LINE_AA)
 
 
+def _overlap(a: Box, b: Box | None) -> bool:
+    return b is not None and a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
 def _seat_totals(canvas: np.ndarray, reading: TableReading, bad_rows: dict[Seat, list[str]],
-                 font: float, thick: int) -> None:
+                 font: float, thick: int, avoid: Box | None = None) -> None:
+    h, w = canvas.shape[:2]
+    for seat, (text, at) in total_labels((w, h), reading, bad_rows, font, thick,
+                                         avoid).items():
+        colour = RED if bad_rows.get(seat) else WHITE
+        _text(canvas, text, at, colour, font * 1.2, weight=max(1, thick // 2))
+
+
+def total_labels(size: tuple[int, int], reading: TableReading,
+                 bad_rows: dict[Seat, list[str]], font: float, thick: int,
+                 avoid: Box | None = None) -> dict[Seat, tuple[str, tuple[int, int]]]:
+    """Each row's total (``"N: 5 won / 13 cards"``, problems appended) and where it goes on
+    an image of ``size`` (w, h): on the row's outer side (toward the image edge), or on its
+    inner side where the outer one would lie under the ``avoid`` box (the header's lines
+    at the top left)."""
+    w, h = size
+    out: dict[Seat, tuple[str, tuple[int, int]]] = {}
     for seat, row in reading.rows.items():
         if not row:
             continue
@@ -137,16 +171,20 @@ def _seat_totals(canvas: np.ndarray, reading: TableReading, bad_rows: dict[Seat,
         quads = np.stack([c.quad for c in row])
         centre = quads.reshape(-1, 2).mean(axis=0)
         lo, hi = quads.reshape(-1, 2).min(axis=0), quads.reshape(-1, 2).max(axis=0)
-        h, w = canvas.shape[:2]
-        # place the total on the outer side of the row (toward the image edge)
         dx, dy = centre[0] - w / 2, centre[1] - h / 2
         below = abs(dy) / h >= abs(dx) / w and dy > 0
-        at = (int(lo[0]), int(hi[1] + 28 * font / 0.45)) if below else (int(lo[0]), int(lo[1] - 10))
-        _text(canvas, text, at, RED if problems else WHITE, font * 1.2, weight=max(1, thick // 2))
+        under = (int(lo[0]), int(hi[1] + 28 * font / 0.45))
+        over = (int(lo[0]), int(lo[1] - 10))
+        at = under if below else over
+        weight = max(1, thick // 2)
+        if _overlap(_text_box(size, text, at, font * 1.2, weight=weight)[2], avoid):
+            at = over if below else under
+        out[seat] = (text, at)
+    return out
 
 
-def _header(canvas: np.ndarray, reading: TableReading, report: Any | None, font: float,
-            thick: int) -> None:
+def _header_lines(reading: TableReading, report: Any | None) -> list[str]:
+    """The lines written at the top left: result, undetermined tricks, problems, notes."""
     lines = []
     if report is not None:
         result = getattr(report, "result", {}) or {}
@@ -166,8 +204,25 @@ def _header(canvas: np.ndarray, reading: TableReading, report: Any | None, font:
         lines.append("no cards found")
     for note in reading.notes[:3]:
         lines.append(note)
+    return [line[:120] for line in lines]
+
+
+def _header_box(lines: list[str], font: float, thick: int) -> Box | None:
+    """The box the header's lines cover (None without lines)."""
+    if not lines:
+        return None
+    weight = max(1, thick // 2)
+    width = max(cv2.getTextSize(line, cv2.FONT_HERSHEY_SIMPLEX, font * 1.3, weight)[0][0]
+                for line in lines)
+    (_, th), base = cv2.getTextSize("Ag", cv2.FONT_HERSHEY_SIMPLEX, font * 1.3, weight)
+    first = int(30 * font / 0.45)
+    step = int(26 * font / 0.45 * 1.3)
+    return (8, first - th - 2, 10 + width + 2, first + step * (len(lines) - 1) + base)
+
+
+def _header(canvas: np.ndarray, lines: list[str], font: float, thick: int) -> None:
     y = int(30 * font / 0.45)
     for line in lines:
         colour = RED if line.startswith("!") else WHITE
-        _text(canvas, line[:120], (10, y), colour, font * 1.3, weight=max(1, thick // 2))
+        _text(canvas, line, (10, y), colour, font * 1.3, weight=max(1, thick // 2))
         y += int(26 * font / 0.45 * 1.3)
