@@ -1,0 +1,69 @@
+"""Phone photos: a picture stored sideways with an EXIF orientation tag is read as shown.
+
+A phone held in portrait (or turned) often stores the sensor's pixels as they came and a tag
+saying how to turn them for display. The director looks at the picture as displayed and
+gives ``--south`` for it, so the rows must be read in that picture: a decoder that ignored the
+tag would give every row to the wrong player.
+"""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.models import model_exists
+from vision.pipeline import PhotoAnalyzer, load_image
+from vision.seats import Seat
+
+SAMPLES = Path(__file__).resolve().parents[2] / "datasets" / "samples"
+
+
+def _with_orientation_tag(jpeg: bytes, orientation: int) -> bytes:
+    """The JPEG with an EXIF block (APP1) holding only the orientation tag (0x0112)."""
+    entry = struct.pack("<HHIHH", 0x0112, 3, 1, orientation, 0)  # SHORT, one value
+    tiff = b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", 1) + entry + struct.pack("<I", 0)
+    app1 = b"Exif\x00\x00" + tiff
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1 + jpeg[2:]
+
+
+@pytest.fixture(scope="module")
+def sideways(tmp_path_factory: pytest.TempPathFactory) -> tuple[np.ndarray, Path]:
+    """The demo photo as shown, and a file of it stored turned 90 degrees counter-clockwise
+    with tag 6 ("turn 90 degrees clockwise to display")."""
+    upright = cv2.imread(str(SAMPLES / "demo_bridge_end.jpg"))
+    stored = cv2.rotate(upright, cv2.ROTATE_90_COUNTERCLOCKWISE)
+    ok, jpeg = cv2.imencode(".jpg", stored, [cv2.IMWRITE_JPEG_QUALITY, 97])
+    assert ok
+    path = tmp_path_factory.mktemp("phone") / "portrait.jpg"
+    path.write_bytes(_with_orientation_tag(jpeg.tobytes(), 6))
+    return upright, path
+
+
+def test_a_tagged_photo_is_decoded_as_displayed(sideways):  # type: ignore[no-untyped-def]
+    upright, path = sideways
+    image = load_image(path)
+    assert image.shape == upright.shape  # 1280 x 960 as shown, not 960 x 1280 as stored
+    assert float(np.abs(image.astype(np.int16) - upright).mean()) < 4.0
+
+
+@pytest.mark.skipif(not model_exists("detector"), reason="detector not shipped")
+def test_a_tagged_photo_gives_the_rows_to_the_players_as_displayed(sideways):  # type: ignore[no-untyped-def]
+    upright, path = sideways
+    analyzer = PhotoAnalyzer(game="bridge", identity_reader=False)
+    reading = analyzer.read_encoded(path.read_bytes(), str(path))  # the reduced-size decode
+    assert reading.image_size == (upright.shape[1], upright.shape[0])
+    assert set(reading.rows) == set(Seat)
+
+    def middle(seat: Seat) -> np.ndarray:
+        return np.mean([c.quad.mean(axis=0) for c in reading.rows[seat]], axis=0)
+
+    # South's row at the bottom of the picture as displayed, North's at the top, and so on
+    assert middle(Seat.S)[1] > middle(Seat.N)[1] + 400
+    assert middle(Seat.E)[0] > middle(Seat.W)[0] + 400
+    plain = analyzer.read(upright)
+    for seat in Seat:  # the same rows as from the upright picture (give or take a box)
+        assert abs(len(reading.rows[seat]) - len(plain.rows[seat])) <= 1
