@@ -70,6 +70,39 @@ def test_turned_camera_with_south_option(bridge_table, south):
     check_against_truth(reading, truth)
 
 
+@pytest.mark.parametrize("south", [45, 135, 200, "315", "-30", 30.5])
+def test_camera_turned_any_angle_with_south_in_degrees(bridge_table, south):
+    # a phone photo taken from a corner of the table: South at ``south`` degrees clockwise
+    # from the bottom of the picture
+    quads, truth = bridge_table
+    a = np.radians(float(south))
+    turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])  # bottom -> South
+    turned = (quads - CENTRE) @ turn.T + CENTRE
+    reading = RowReader(TableFrame(south=south)).read(
+        turned, np.zeros(len(quads), bool), np.ones(len(quads)))
+    assert rows_as_text(reading) == BRIDGE
+    check_against_truth(reading, truth)
+    off = min(float(south) % 360, -float(south) % 360)
+    if off >= 45:  # read with South at the bottom, cards go to the wrong players
+        wrong = RowReader(TableFrame(south="bottom")).read(
+            turned, np.zeros(len(quads), bool), np.ones(len(quads)))
+        assert any(c.seat is not seat or c.row_position != pos
+                   for c, (seat, pos, _) in zip(wrong.cards, truth, strict=True))
+
+
+def test_south_names_are_quarter_turns_and_bad_values_say_what_is_expected():
+    from vision.errors import TrickvisionError
+    from vision.table.geometry import south_angle
+
+    for name, degrees in (("bottom", 0), ("left", 90), ("top", 180), ("right", 270)):
+        assert np.array_equal(TableFrame(south=name).matrix, TableFrame(south=degrees).matrix)
+        assert south_angle(name) == degrees
+    assert south_angle("-90") == 270.0 and south_angle(405) == 45.0
+    for bad in ("sideways", "nan", "inf", ""):
+        with pytest.raises(TrickvisionError, match="angle in degrees"):
+            TableFrame(south=bad)
+
+
 def _tilt() -> np.ndarray:
     """A homography of a camera tilted ~20 degrees (far side shrinks, cards foreshortened)."""
     return np.array([[1.0, 0.05, -20.0], [0.0, 0.95, 30.0], [0.0, 0.00012, 1.0]])

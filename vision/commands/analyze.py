@@ -20,6 +20,7 @@ from vision.cards import Suit
 from vision.contract import Contract, ContractKind
 from vision.errors import InputFileError, TrickvisionError
 from vision.seats import Seat
+from vision.table.geometry import south_argument
 
 NAME = "analyze"
 HELP = "read the rows in a photo and report the tricks"
@@ -40,8 +41,11 @@ def add_analysis_arguments(parser: argparse.ArgumentParser, *, out_default: str 
     parser.add_argument("--declarer", metavar="SEAT", help="N, E, S or W")
     parser.add_argument("--dealer", metavar="SEAT", help="N, E, S or W")
     parser.add_argument("--first-leader", metavar="SEAT", help="who led the first trick")
-    parser.add_argument("--south", choices=("bottom", "top", "left", "right"), default="bottom",
-                        help="where South sits in the image (default bottom)")
+    parser.add_argument("--south", type=south_argument, default="bottom",
+                        metavar="bottom|top|left|right|DEGREES",
+                        help="where South sits in the image (default bottom), or the angle "
+                             "clockwise from the bottom to South (45: bottom left - a photo "
+                             "taken from a corner of the table)")
     parser.add_argument("--calibration", metavar="FILE",
                         help="table calibration from 'trickvision calibrate' (tilted camera)")
     parser.add_argument("--format", choices=("json", "text", "pbn"), default="json",

@@ -4,7 +4,10 @@ Every later step (seats, rows, orientation) works in the *table frame*: the tabl
 straight above with South at the bottom, North at the top, West left, East right (contract 1),
 in image-pixel units. The frame is a projective map of the image:
 
-- ``--south bottom|top|left|right`` turns the image so that South comes to the bottom;
+- ``--south bottom|top|left|right`` turns the image so that South comes to the bottom; an angle
+  in degrees (clockwise from the bottom of the picture to South: ``left`` is 90, ``top``
+  180, ``right`` 270) serves a camera or phone turned any way, such as a photo taken from a
+  corner of the table (``--south 45``: South at the bottom left);
 - a tilted camera is rectified with a calibration made once by ``trickvision calibrate``: the
   four corners of the table (or of any rectangle lying on it, e.g. a sheet of paper or four
   printed markers) clicked or measured in one photo from that camera. The calibration is a JSON
@@ -27,6 +30,8 @@ from vision.errors import InputFileError, TrickvisionError
 from vision.seats import Seat
 
 SOUTH_CHOICES = ("bottom", "top", "left", "right")
+#: Each named ``--south`` as its angle: degrees clockwise from the picture's bottom to South.
+SOUTH_ANGLES = {"bottom": 0.0, "left": 90.0, "top": 180.0, "right": 270.0}
 
 #: Unit vector from the table centre toward each player, in the table frame (y down).
 TOWARD: dict[Seat, np.ndarray] = {
@@ -43,13 +48,44 @@ def along(seat: Seat) -> np.ndarray:
     return np.array([v[1], -v[0]])
 
 
-#: The linear part that brings South to the bottom, for each ``--south`` choice.
-_TURN: dict[str, np.ndarray] = {
-    "bottom": np.array([[1.0, 0.0], [0.0, 1.0]]),
-    "top": np.array([[-1.0, 0.0], [0.0, -1.0]]),
-    "left": np.array([[0.0, 1.0], [-1.0, 0.0]]),  # image left -> table bottom
-    "right": np.array([[0.0, -1.0], [1.0, 0.0]]),  # image right -> table bottom
-}
+def south_angle(south: str | float) -> float:
+    """``--south`` as degrees in [0, 360): a name of :data:`SOUTH_CHOICES` or an angle,
+    clockwise (as the picture is seen) from its bottom to where South sits."""
+    if isinstance(south, str) and south.strip().lower() in SOUTH_ANGLES:
+        return SOUTH_ANGLES[south.strip().lower()]
+    try:
+        angle = float(south)
+    except (TypeError, ValueError):
+        angle = float("nan")
+    if not np.isfinite(angle):
+        raise TrickvisionError(
+            f"--south must be one of {', '.join(SOUTH_CHOICES)} or an angle in degrees "
+            f"(clockwise from the bottom of the picture to South, e.g. 45 for the bottom "
+            f"left), got {south!r}")
+    return angle % 360.0
+
+
+def south_argument(value: str) -> str:
+    """The command lines' ``--south`` type: the value as given, once it is known to be a
+    name or an angle (argparse then reports a bad one as a usage error, exit code 2)."""
+    import argparse
+
+    try:
+        south_angle(value)
+    except TrickvisionError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("--south ")) from None
+    return value
+
+
+def south_turn(south: str | float) -> np.ndarray:
+    """The 2x2 turn that brings South (``--south``) to the bottom of the table frame:
+    the direction (-sin a, cos a) of South in the picture goes to (0, 1). Quarter turns are
+    exact (their entries 0 and +-1)."""
+    a = np.radians(south_angle(south))
+    c, s = np.cos(a), np.sin(a)
+    turn = np.array([[c, s], [-s, c]])
+    quarter = np.round(turn)
+    return quarter if np.allclose(turn, quarter, atol=1e-12) else turn
 
 
 class CalibrationError(TrickvisionError):
@@ -151,17 +187,13 @@ class Calibration:
 class TableFrame:
     """Image <-> table frame (South at the bottom, rectified when calibrated)."""
 
-    south: str = "bottom"
+    south: str | float = "bottom"
     calibration: Calibration | None = None
     matrix: np.ndarray = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.south not in SOUTH_CHOICES:
-            raise TrickvisionError(
-                f"--south must be one of {', '.join(SOUTH_CHOICES)}, got {self.south!r}"
-            )
         turn = np.eye(3)
-        turn[:2, :2] = _TURN[self.south]
+        turn[:2, :2] = south_turn(self.south)
         h = self.calibration.homography if self.calibration is not None else np.eye(3)
         # A calibration already maps to a South-at-bottom table when its corners were given in
         # that order; ``south`` turns whatever comes out of it.

@@ -20,6 +20,7 @@ from vision.contract import Contract, ContractKind
 from vision.errors import InputFileError, TrickvisionError
 from vision.games import find_game
 from vision.seats import Seat
+from vision.table.geometry import south_argument
 from vision.video.events import Event, event_from_dict
 
 _KINDS = {"misere": ContractKind.MISERE, "nolo": ContractKind.NOLO,
@@ -47,8 +48,10 @@ def add_deal_arguments(p: argparse.ArgumentParser) -> None:
                         "and supplies the deal's known facts not given as options")
     p.add_argument("--truth-frames", default=None,
                    help="per-frame ground truth <stem>.frames.jsonl.gz for --analyzer truth")
-    p.add_argument("--south", default="bottom", choices=("bottom", "top", "left", "right"),
-                   help="where South sits in the image (photo analyser)")
+    p.add_argument("--south", default="bottom", type=south_argument,
+                   metavar="bottom|top|left|right|DEGREES",
+                   help="where South sits in the image, or the angle clockwise from the "
+                        "bottom to South (photo analyser)")
     p.add_argument("--confirm", type=float, default=None,
                    help="seconds a change must persist before it is an event (default 0.13 "
                         "live, 0.3 for a recorded video)")
