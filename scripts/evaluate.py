@@ -242,9 +242,12 @@ def _tricks_right(report, true_tricks: list[dict]) -> int:  # noqa: ANN001
 
 
 def scenes_for(n: int, seed_base: int, *, hard: bool, sizes: list[tuple[int, int] | None],
-               stages: tuple[str, ...] = STAGES, held_out_decks: bool = False):
+               stages: tuple[str, ...] = STAGES, held_out_decks: bool = False,
+               roll: float = 0.0):
     """The scenes of one set; ``held_out_decks``: the same deals and tables, the decks (faces
-    and backs) drawn only from designs no model was trained on."""
+    and backs) drawn only from designs no model was trained on; ``roll``: each camera turned
+    by up to that many degrees more either way (drawn from the scene's seed), as a phone held
+    askew."""
     from vision.synth.scene import render_game_scene
 
     for i in range(n):
@@ -252,8 +255,9 @@ def scenes_for(n: int, seed_base: int, *, hard: bool, sizes: list[tuple[int, int
         game = GAMES[i % 3]
         stage = stages[(i // 3) % len(stages)]
         size = sizes[i % len(sizes)]
+        turn = float(np.random.default_rng([seed, 0x2011]).uniform(-roll, roll)) if roll else 0.0
         yield render_game_scene(game, stage, seed, hard=hard, image_size=size,
-                                held_out=held_out_decks)
+                                held_out=held_out_decks, roll_deg=turn)
 
 
 def markdown(summaries: list[dict]) -> str:
@@ -331,6 +335,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--held-out-decks", action="store_true",
                         help="decks (faces and backs) of designs no model was trained on - the "
                              "nearest the renderer comes to a deck of its own")
+    parser.add_argument("--roll", type=float, default=0.0, metavar="DEG",
+                        help="turn each scene's camera by up to DEG degrees more either way "
+                             "(photos taken askew)")
+    parser.add_argument("--no-straighten", action="store_true",
+                        help="read the rows along the picture's edges, not the table's own "
+                             "direction (PhotoAnalyzer(straighten=False))")
     parser.add_argument("--out", default="/work/runs/eval")
     args = parser.parse_args(argv)
     try:
@@ -380,12 +390,12 @@ def main(argv: list[str] | None = None) -> int:
         analyzers = {
             g: PhotoAnalyzer(
                 game=g, detector=detector, identity_reader=reader, row_settings=row_settings,
-                fit_edges=not args.no_edge_fit,
+                fit_edges=not args.no_edge_fit, straighten=not args.no_straighten,
             )
             for g in GAMES
         }
         scenes = scenes_for(n, base, hard=hard, sizes=sizes, stages=stages,
-                            held_out_decks=args.held_out_decks)
+                            held_out_decks=args.held_out_decks, roll=args.roll)
         summary = evaluate_set(analyzers, scenes, oracle=oracle, label=label, grey=args.grey)
         if args.oracle:
             summary["set"] += " (true rectangles)"

@@ -28,7 +28,7 @@ from vision.identity.crops import GREY_MODEL_NOTE, GREYSCALE_NOTE, is_monochrome
 from vision.identity.edges import fit_to_cloth_edges
 from vision.record import Observation, Orientation, RowEntry
 from vision.seats import Seat
-from vision.table.geometry import Calibration, TableFrame
+from vision.table.geometry import SOUTH_ANGLES, Calibration, TableFrame, south_angle, table_turn
 from vision.table.reading import SeenCard, TableReading
 from vision.table.rows import RowReader, RowSettings
 from vision.workers import in_background
@@ -67,6 +67,16 @@ def load_image(path: str | Path) -> np.ndarray:
     return image
 
 
+#: Straightening (``PhotoAnalyzer(straighten=True)``): the fewest cards to judge the table's
+#: direction by, how well they must agree on it (``table_turn``), and the turns it applies
+#: to - below: the rows are read along the picture's edges as they are; above (near 45
+#: degrees): which quarter is South's is a guess, so only a note asks for the angle.
+STRAIGHTEN_MIN_CARDS = 6
+STRAIGHTEN_AGREEMENT = 0.5
+STRAIGHTEN_FROM_DEGREES = 5.0
+STRAIGHTEN_UP_TO_DEGREES = 40.0
+
+
 class PhotoAnalyzer:
     """Reads the table in photos; keeps the loaded models between photos.
 
@@ -74,7 +84,10 @@ class PhotoAnalyzer:
     their lengths, with a note). ``detector`` defaults to the shipped ``models/detector.onnx``;
     ``identity_reader`` to the shipped ``models/identity.onnx`` when it exists (``False``
     turns face reading off). ``south``/``calibration`` place the table (see
-    :mod:`vision.table.geometry`).
+    :mod:`vision.table.geometry`); with ``south`` a side of the picture and no calibration,
+    ``straighten`` reads the rows along the table's own direction in each photo - a phone held
+    a little askew turns the rows by 15-35 degrees, enough to mix up rows read along the
+    picture's edges.
     """
 
     def __init__(
@@ -87,6 +100,7 @@ class PhotoAnalyzer:
         *,
         row_settings: RowSettings | None = None,
         fit_edges: bool = True,
+        straighten: bool = True,
     ) -> None:
         if game is not None and game not in GAMES:
             from vision.games import find_game
@@ -102,6 +116,10 @@ class PhotoAnalyzer:
 
             players = find_game(game).n_players
         self.rows = RowReader(self.frame, row_settings, players=players)
+        self.south = south
+        #: an angle or a calibration is taken as given; a side of the picture is refined
+        self.straighten = straighten and calibration is None and \
+            str(south).strip().lower() in SOUTH_ANGLES
         if detector is None:
             from vision.detect.onnx_detector import CardDetector
 
@@ -201,7 +219,8 @@ class PhotoAnalyzer:
             detections = self.detector.detect(image, on_candidates=on_candidates)
         else:
             detections = self.detector.detect(image)
-        reading = self.rows.read(
+        rows, note = self._rows_for(detections)
+        reading = rows.read(
             detections.quads,
             detections.face_up,
             detections.confidence,
@@ -211,6 +230,8 @@ class PhotoAnalyzer:
             table_centre=None if table_centre is None
             else np.asarray(table_centre, dtype=np.float64) / factor,
         )
+        if note:
+            reading.notes.append(note)
         if len(detections) and getattr(self.detector, "axis", True) is None:
             reading.notes.append(
                 "no card-axis model (models/card_axis.onnx) is installed: orientations rest on "
@@ -222,6 +243,29 @@ class PhotoAnalyzer:
             w, h = reading.image_size
             reading.image_size = (w * factor, h * factor)
         return reading
+
+    def _rows_for(self, detections: Any) -> tuple[RowReader, str | None]:
+        """The row reader for this photo - the usual one, or, for a table lying turned in the
+        picture (``straighten``), one whose table frame is turned by the cards' own direction
+        (:func:`~vision.table.geometry.table_turn`) - and a note saying so."""
+        if not self.straighten or len(detections) < STRAIGHTEN_MIN_CARDS:
+            return self.rows, None
+        found = table_turn(detections.quads, detections.confidence)
+        if found is None or found[1] < STRAIGHTEN_AGREEMENT or \
+                abs(found[0]) < STRAIGHTEN_FROM_DEGREES:
+            return self.rows, None
+        turn = found[0]
+        way = "clockwise" if turn > 0 else "counter-clockwise"
+        if abs(turn) > STRAIGHTEN_UP_TO_DEGREES:
+            return self.rows, (
+                f"the table lies turned about {abs(turn):.0f} degrees {way} in the picture: "
+                f"which row is South's cannot be told from --south {self.south}; give the "
+                "angle instead (--south 45: South at the bottom left, --south 315: at the "
+                "bottom right)")
+        frame = TableFrame(south=south_angle(self.south) + turn)
+        return RowReader(frame, self.rows.settings, players=self.rows.players), (
+            f"the table lies turned {abs(turn):.0f} degrees {way} in the picture: its rows "
+            "were read along it")
 
     def _read_faces(self, image: np.ndarray, reading: TableReading, scale: int = 1) -> None:
         face_up = [c for c in reading.cards if c.face_up]

@@ -317,3 +317,16 @@ def test_early_in_a_deal_a_short_row_does_not_place_the_middle():
     quads = np.array(quads)
     reading = RowReader().read(quads, np.zeros(len(quads), bool), np.ones(len(quads)))
     assert rows_as_text(reading) == {Seat.N: "L", Seat.E: "W", Seat.S: "WL", Seat.W: "LW"}
+
+
+@pytest.mark.parametrize("degrees", [0.0, 12.0, -25.0, 38.0])
+def test_the_tables_turn_is_read_from_its_cards(bridge_table, degrees):
+    from vision.table.geometry import table_turn
+
+    quads, _ = bridge_table
+    a = np.radians(degrees)
+    turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    found = table_turn((quads - CENTRE) @ turn.T + CENTRE)
+    assert found is not None
+    assert abs(found[0] - degrees) < 1.0 and found[1] > 0.95
+    assert table_turn(quads[:2]) is None  # too few cards to say

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +108,7 @@ def render_game_scene(
     seats: tuple[Seat, ...] | None = None,
     loose: Iterable[str] = (),
     with_report: bool = True,
+    roll_deg: float = 0.0,
 ) -> Scene:
     """Simulate a deal of ``game`` and photograph it at ``stage`` ("mid", "end", "faceup").
 
@@ -119,6 +120,8 @@ def render_game_scene(
     ``loose`` adds cards outside the rows: ``"talon"`` (a face-down pile of the undealt cards,
     no seat) and ``"dummy"`` (bridge "mid": dummy's hand face up in suit columns); their
     truth entries have ``row_position`` None and ``group`` "talon" / "dummy".
+    ``roll_deg`` turns the camera that much more about its axis (clockwise as the picture is
+    seen: South's row moves toward the bottom left), as a phone held askew does.
     """
     name = _validate(game, stage)
     irregularities = tuple(irregularities)
@@ -132,6 +135,9 @@ def render_game_scene(
         style = sample_table_style(r_style, game=name, image_size=image_size, hard=hard,
                                    held_out_faces=held_out_faces, held_out=held_out,
                                    overlap=overlap)
+    if roll_deg:
+        style = replace(style, camera=replace(style.camera,
+                                              roll_deg=style.camera.roll_deg + roll_deg))
     g = find_game(name)
     if stage == "mid":
         if n_tricks is None:

@@ -7,7 +7,10 @@ in image-pixel units. The frame is a projective map of the image:
 - ``--south bottom|top|left|right`` turns the image so that South comes to the bottom; an angle
   in degrees (clockwise from the bottom of the picture to South: ``left`` is 90, ``top``
   180, ``right`` 270) serves a camera or phone turned any way, such as a photo taken from a
-  corner of the table (``--south 45``: South at the bottom left);
+  corner of the table (``--south 45``: South at the bottom left). Given as a side, the
+  photo pipeline also turns the frame by the table's own direction in each photo, read from
+  its cards (:func:`table_turn`), when the table lies turned 5-40 degrees (a phone held
+  askew);
 - a tilted camera is rectified with a calibration made once by ``trickvision calibrate``: the
   four corners of the table (or of any rectangle lying on it, e.g. a sheet of paper or four
   printed markers) clicked or measured in one photo from that camera. The calibration is a JSON
@@ -63,6 +66,30 @@ def south_angle(south: str | float) -> float:
             f"(clockwise from the bottom of the picture to South, e.g. 45 for the bottom "
             f"left), got {south!r}")
     return angle % 360.0
+
+
+def table_turn(quads: np.ndarray, weights: np.ndarray | None = None
+               ) -> tuple[float, float] | None:
+    """How far the table is turned in the picture, read from its cards: degrees in
+    (-45, 45], clockwise as ``--south`` counts, and how well the cards agree on it (0: not
+    at all, 1: every card exactly). None for fewer than three cards.
+
+    Every card of a row lies along the row or across it, so the cards' long sides, taken
+    modulo 90 degrees, all point the table's way (the mean of four times their angles).
+    """
+    q = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
+    if len(q) < 3:
+        return None
+    first, second = q[:, 1] - q[:, 0], q[:, 2] - q[:, 1]
+    longer = np.where((np.linalg.norm(first, axis=1) >= np.linalg.norm(second, axis=1))[:, None],
+                      first, second)
+    angle = np.arctan2(longer[:, 1], longer[:, 0])  # image y points down: clockwise
+    w = np.ones(len(q)) if weights is None else np.clip(np.asarray(weights, float), 0, None)
+    if w.sum() <= 0:
+        return None
+    z = np.sum(w * np.exp(4j * angle)) / w.sum()
+    turn = float(np.degrees(np.angle(z)) / 4.0)
+    return (turn if turn > -45.0 else turn + 90.0), float(abs(z))
 
 
 def south_argument(value: str) -> str:

@@ -88,6 +88,9 @@ class PhotoAnalyzerAdapter:
         # frames (hands over cards just laid, small cards): held-out videos 7201-7212 111 of
         # 128 tricks right with the fit against 114 without, 7301-7312 98 against 102.
         options.setdefault("fit_edges", False)
+        # the camera does not move: its frames keep the frame given (--south), not one turned
+        # by each frame's few cards
+        options.setdefault("straighten", False)
         self.inner = PhotoAnalyzer(game=game, **options)
         # the camera does not move: the table's middle is learnt once, not guessed per frame
         self.centre = FixedTableCentre(self.inner.frame)
