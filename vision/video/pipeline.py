@@ -95,6 +95,7 @@ class PhotoAnalyzerAdapter:
         # the camera does not move: the table's middle is learnt once, not guessed per frame
         self.centre = FixedTableCentre(self.inner.frame)
         self.warned_greyscale = False
+        self.turned = TurnedCamera(self.inner.south)
 
     def analyse(self, image: np.ndarray, t: float, pos: float | None) -> TableReading:
         centre = self.centre.value((int(image.shape[1]), int(image.shape[0])))
@@ -104,7 +105,54 @@ class PhotoAnalyzerAdapter:
         if grey and not self.warned_greyscale:
             self.warned_greyscale = True  # once per source: the camera does not change
             logging.getLogger("trickvision").warning("trickvision: warning: %s", grey[0])
+        advice = self.turned.update(reading)
+        if advice:
+            logging.getLogger("trickvision").warning("trickvision: warning: %s", advice)
         return reading
+
+
+class TurnedCamera:
+    """Notices, once per source, a fixed camera whose table lies turned against the frame
+    given (``--south``): its frames are read along that frame - a camera does not move, so
+    nothing is turned per frame as for photos - and rows at 10-40 degrees to it go to the
+    wrong players. :meth:`update` returns the advice (the ``--south`` angle that reads the
+    table) the first time five readings with enough cards agree on such a turn; once they
+    agree on a straight table it stops looking."""
+
+    MIN_CARDS = 8
+    READINGS = 5
+    FROM_DEGREES = 7.0
+
+    def __init__(self, south: str | float) -> None:
+        from vision.table.geometry import south_angle
+
+        self.south = south_angle(south)
+        self.turns: list[float] = []
+        self.decided = False  # five readings agreed: turned (said so) or straight
+
+    def update(self, reading: TableReading) -> str | None:
+        from vision.pipeline import STRAIGHTEN_AGREEMENT
+        from vision.table.geometry import table_turn
+
+        if self.decided or len(reading.cards) < self.MIN_CARDS:
+            return None
+        found = table_turn(np.stack([c.quad for c in reading.cards]),
+                           np.array([c.confidence for c in reading.cards]))
+        if found is None or found[1] < STRAIGHTEN_AGREEMENT:
+            return None
+        # the turn against the frame given, in (-45, 45]
+        self.turns.append((found[0] - self.south + 45.0) % 90.0 - 45.0)
+        recent = self.turns[-self.READINGS:]
+        if len(recent) < self.READINGS or max(recent) - min(recent) > 6.0:
+            return None
+        turn = float(np.median(recent))
+        self.decided = True
+        if abs(turn) < self.FROM_DEGREES:
+            return None
+        way = "clockwise" if turn > 0 else "counter-clockwise"
+        return (f"the table lies turned about {abs(turn):.0f} degrees {way} against the "
+                f"camera's frame (--south): rows may go to the wrong players; give --south "
+                f"{(self.south + turn) % 360:.0f} to read it straight")
 
 
 @dataclass(frozen=True)
