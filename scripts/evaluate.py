@@ -243,11 +243,11 @@ def _tricks_right(report, true_tricks: list[dict]) -> int:  # noqa: ANN001
 
 def scenes_for(n: int, seed_base: int, *, hard: bool, sizes: list[tuple[int, int] | None],
                stages: tuple[str, ...] = STAGES, held_out_decks: bool = False,
-               roll: float = 0.0):
+               roll: float = 0.0, tilt: float | None = None):
     """The scenes of one set; ``held_out_decks``: the same deals and tables, the decks (faces
     and backs) drawn only from designs no model was trained on; ``roll``: each camera turned
     by up to that many degrees more either way (drawn from the scene's seed), as a phone held
-    askew."""
+    askew; ``tilt``: every camera looking that many degrees away from straight down."""
     from vision.synth.scene import render_game_scene
 
     for i in range(n):
@@ -257,7 +257,7 @@ def scenes_for(n: int, seed_base: int, *, hard: bool, sizes: list[tuple[int, int
         size = sizes[i % len(sizes)]
         turn = float(np.random.default_rng([seed, 0x2011]).uniform(-roll, roll)) if roll else 0.0
         yield render_game_scene(game, stage, seed, hard=hard, image_size=size,
-                                held_out=held_out_decks, roll_deg=turn)
+                                held_out=held_out_decks, roll_deg=turn, tilt_deg=tilt)
 
 
 def markdown(summaries: list[dict]) -> str:
@@ -338,6 +338,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--roll", type=float, default=0.0, metavar="DEG",
                         help="turn each scene's camera by up to DEG degrees more either way "
                              "(photos taken askew)")
+    parser.add_argument("--tilt", type=float, default=None, metavar="DEG",
+                        help="every scene's camera tilted DEG degrees from straight down "
+                             "(default: the style's own, up to 15 / 25 degrees)")
     parser.add_argument("--no-straighten", action="store_true",
                         help="read the rows along the picture's edges, not the table's own "
                              "direction (PhotoAnalyzer(straighten=False))")
@@ -395,7 +398,8 @@ def main(argv: list[str] | None = None) -> int:
             for g in GAMES
         }
         scenes = scenes_for(n, base, hard=hard, sizes=sizes, stages=stages,
-                            held_out_decks=args.held_out_decks, roll=args.roll)
+                            held_out_decks=args.held_out_decks, roll=args.roll,
+                            tilt=args.tilt)
         summary = evaluate_set(analyzers, scenes, oracle=oracle, label=label, grey=args.grey)
         if args.oracle:
             summary["set"] += " (true rectangles)"

@@ -31,6 +31,7 @@ from vision.seats import Seat
 from vision.table.geometry import SOUTH_ANGLES, Calibration, TableFrame, south_angle, table_turn
 from vision.table.reading import SeenCard, TableReading
 from vision.table.rows import RowReader, RowSettings
+from vision.table.tilt import rectify_from_cards
 from vision.workers import in_background
 
 GAMES = ("bridge", "preferans", "lhombre")
@@ -219,7 +220,7 @@ class PhotoAnalyzer:
             detections = self.detector.detect(image, on_candidates=on_candidates)
         else:
             detections = self.detector.detect(image)
-        rows, note = self._rows_for(detections)
+        rows, note = self._rows_for(detections, (int(image.shape[1]), int(image.shape[0])))
         reading = rows.read(
             detections.quads,
             detections.face_up,
@@ -244,17 +245,23 @@ class PhotoAnalyzer:
             reading.image_size = (w * factor, h * factor)
         return reading
 
-    def _rows_for(self, detections: Any) -> tuple[RowReader, str | None]:
-        """The row reader for this photo - the usual one, or, for a table lying turned in the
-        picture (``straighten``), one whose table frame is turned by the cards' own direction
-        (:func:`~vision.table.geometry.table_turn`) - and a note saying so."""
+    def _rows_for(self, detections: Any, image_size: tuple[int, int]
+                  ) -> tuple[RowReader, str | None]:
+        """The row reader for this photo - the usual one, or (``straighten``) one whose table
+        frame undoes the camera's tilt (:func:`~vision.table.tilt.rectify_from_cards`) and is
+        turned by the cards' own direction (:func:`~vision.table.geometry.table_turn`) - and
+        a note saying so."""
         if not self.straighten or len(detections) < STRAIGHTEN_MIN_CARDS:
             return self.rows, None
-        found = table_turn(detections.quads, detections.confidence)
-        if found is None or found[1] < STRAIGHTEN_AGREEMENT or \
-                abs(found[0]) < STRAIGHTEN_FROM_DEGREES:
-            return self.rows, None
-        turn = found[0]
+        tilt = rectify_from_cards(detections.quads, image_size, detections.confidence)
+        level = Calibration(homography=tilt) if tilt is not None else None
+        quads = TableFrame(calibration=level).to_table(detections.quads)
+        found = table_turn(quads, detections.confidence)
+        turn = found[0] if found is not None and found[1] >= STRAIGHTEN_AGREEMENT else 0.0
+        notes = []
+        if level is not None:
+            notes.append("the photo was taken at an angle: the table was levelled from its "
+                         "cards' sizes and shapes")
         way = "clockwise" if turn > 0 else "counter-clockwise"
         if abs(turn) > STRAIGHTEN_UP_TO_DEGREES:
             return self.rows, (
@@ -262,10 +269,16 @@ class PhotoAnalyzer:
                 f"which row is South's cannot be told from --south {self.south}; give the "
                 "angle instead (--south 45: South at the bottom left, --south 315: at the "
                 "bottom right)")
-        frame = TableFrame(south=south_angle(self.south) + turn)
-        return RowReader(frame, self.rows.settings, players=self.rows.players), (
-            f"the table lies turned {abs(turn):.0f} degrees {way} in the picture: its rows "
-            "were read along it")
+        if abs(turn) < STRAIGHTEN_FROM_DEGREES:
+            turn = 0.0
+        else:
+            notes.append(f"the table lies turned {abs(turn):.0f} degrees {way} in the picture: "
+                         "its rows were read along it")
+        if level is None and not turn:
+            return self.rows, None
+        frame = TableFrame(south=south_angle(self.south) + turn, calibration=level)
+        return (RowReader(frame, self.rows.settings, players=self.rows.players),
+                "; ".join(notes))
 
     def _read_faces(self, image: np.ndarray, reading: TableReading, scale: int = 1) -> None:
         face_up = [c for c in reading.cards if c.face_up]

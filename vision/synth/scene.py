@@ -109,6 +109,7 @@ def render_game_scene(
     loose: Iterable[str] = (),
     with_report: bool = True,
     roll_deg: float = 0.0,
+    tilt_deg: float | None = None,
 ) -> Scene:
     """Simulate a deal of ``game`` and photograph it at ``stage`` ("mid", "end", "faceup").
 
@@ -121,7 +122,8 @@ def render_game_scene(
     no seat) and ``"dummy"`` (bridge "mid": dummy's hand face up in suit columns); their
     truth entries have ``row_position`` None and ``group`` "talon" / "dummy".
     ``roll_deg`` turns the camera that much more about its axis (clockwise as the picture is
-    seen: South's row moves toward the bottom left), as a phone held askew does.
+    seen: South's row moves toward the bottom left), as a phone held askew does; ``tilt_deg``
+    sets how far the camera looks away from straight down (the style's direction kept).
     """
     name = _validate(game, stage)
     irregularities = tuple(irregularities)
@@ -138,6 +140,8 @@ def render_game_scene(
     if roll_deg:
         style = replace(style, camera=replace(style.camera,
                                               roll_deg=style.camera.roll_deg + roll_deg))
+    if tilt_deg is not None:
+        style = replace(style, camera=replace(style.camera, tilt_deg=float(tilt_deg)))
     g = find_game(name)
     if stage == "mid":
         if n_tricks is None:

@@ -19,6 +19,7 @@ in image-pixel units. The frame is a projective map of the image:
 Without a calibration the rows are still read correctly under moderate tilt (up to ~25 deg):
 each card's orientation is measured against its own row's line, not against the image axes,
 and perspective changes angles far less than it changes the won/lost difference of 90 deg.
+A photo whose cards show a stronger tilt is levelled from them (:mod:`vision.table.tilt`).
 """
 
 from __future__ import annotations

@@ -1,0 +1,147 @@
+"""A photo taken at an angle, rectified from its own cards (no calibration).
+
+Every card of a deck has the same size and shape. In a photo taken from the side the far cards
+come out smaller, and every card is squeezed along the direction the camera looks: at 35-40
+degrees from straight down a won card's short side and a lost card's long side hardly differ
+any more, and the rows are misread. Two facts about the cards undo it:
+
+1. *Size.* For a plane seen through a pinhole camera, the cube root of an object's image area
+   is an affine function of its image position (it reaches zero on the plane's horizon). A
+   least-squares fit over the cards gives that horizon; the projective map that sends it to
+   infinity makes all cards equally large again (affine rectification).
+2. *Shape.* What remains is an affine squeeze (a factor in one direction). Cards lying along
+   the rows and across them are squeezed differently by it; the one stretch that gives them
+   all the same proportion undoes it.
+
+:func:`rectify_from_cards` returns the image -> table homography, or None for a photo taken
+from (nearly) straight above or when the cards do not agree on a tilt.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: Fewest cards to fit a tilt to.
+MIN_CARDS = 8
+#: Smallest fall-off of card size (cube root of area) across half the picture's diagonal,
+#: as a fraction, that counts as a tilt (about 8-10 degrees with usual lenses).
+MIN_FALLOFF = 0.08
+#: How much more alike (spread of their log proportion) the cards' shapes must become.
+MIN_GAIN = 0.7
+#: The share of cards whose shape is left out of the spread as outliers.
+TRIM = 0.05
+#: Length over width of real cards (poker 88/63 = 1.40, bridge 89/57 = 1.56, others between),
+#: with a margin: a levelled photo's typical card must lie in it.
+CARD_PROPORTION = (1.25, 1.8)
+
+
+def _areas(quads: np.ndarray) -> np.ndarray:
+    x, y = quads[..., 0], quads[..., 1]
+    return 0.5 * np.abs(np.sum(x * np.roll(y, -1, axis=-1) - np.roll(x, -1, axis=-1) * y, axis=-1))
+
+
+def _aspects(quads: np.ndarray) -> np.ndarray:
+    """Long over short side of each quad (mean of opposite edges)."""
+    e = np.linalg.norm(np.roll(quads, -1, axis=-2) - quads, axis=-1)  # (..., 4)
+    a, b = (e[..., 0] + e[..., 2]) / 2, (e[..., 1] + e[..., 3]) / 2
+    return np.maximum(a, b) / np.maximum(np.minimum(a, b), 1e-9)
+
+
+def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    flat = pts.reshape(-1, 2)
+    q = np.column_stack([flat, np.ones(len(flat))]) @ h.T
+    return (q[:, :2] / q[:, 2:3]).reshape(pts.shape)
+
+
+def _spread(values: np.ndarray) -> float:
+    """Spread of ``values``: their standard deviation without the :data:`TRIM` share
+    farthest from the median (a box of two cards; not the median deviation - when most cards
+    of a photo lie one way, it would call the cards lying the other way outliers)."""
+    dev = np.abs(values - np.median(values))
+    kept = values[dev <= np.quantile(dev, 1.0 - TRIM)]
+    return float(np.std(kept))
+
+
+def _best_stretch(shapes: np.ndarray, angles: np.ndarray, factors: np.ndarray
+                  ) -> tuple[float, float, float]:
+    """(spread of the cards' log proportion, direction, factor) of the best stretch of
+    ``shapes`` (cards, 4, 2) among ``angles`` x ``factors``."""
+    best = (np.inf, 0.0, 1.0)
+    for angle in angles:
+        v = np.array([np.cos(angle), np.sin(angle)])
+        maps = np.eye(2)[None] + (np.maximum(factors, 1e-3) - 1.0)[:, None, None] * \
+            np.outer(v, v)[None]
+        logs = np.log(_aspects(np.einsum("kij,nmj->knmi", maps, shapes)))  # (factors, cards)
+        median = np.median(logs, axis=1, keepdims=True)
+        dev = np.abs(logs - median)
+        inner = dev <= np.quantile(dev, 1.0 - TRIM, axis=1, keepdims=True)
+        count = inner.sum(axis=1)
+        mean = np.where(inner, logs, 0.0).sum(axis=1) / count
+        spread = np.sqrt(np.where(inner, (logs - mean[:, None]) ** 2, 0.0).sum(axis=1) / count)
+        # cards are longer than wide: a stretch that squares most of them is no answer (when
+        # nearly every card of a photo lies the same way, it would make them alike too)
+        spread[(median[:, 0] < np.log(CARD_PROPORTION[0])) |
+               (median[:, 0] > np.log(CARD_PROPORTION[1]))] = np.inf
+        k = int(np.argmin(spread))
+        if spread[k] < best[0]:
+            best = (float(spread[k]), float(angle), float(factors[k]))
+    return best
+
+
+def rectify_from_cards(quads: np.ndarray, image_size: tuple[int, int],
+                       weights: np.ndarray | None = None) -> np.ndarray | None:
+    """The homography (3x3, image pixels -> table plane) that undoes the camera's tilt, found
+    from the cards' sizes and shapes; None when there is no tilt to undo or too little to go
+    by. The table plane keeps the picture's scale and position at the cards' middle, and the
+    roll is left as it was (:func:`~vision.table.geometry.table_turn` reads it afterwards)."""
+    q = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
+    if len(q) < MIN_CARDS:
+        return None
+    w = np.ones(len(q)) if weights is None else np.clip(np.asarray(weights, float), 1e-3, None)
+    centre = np.array(image_size, dtype=np.float64) / 2.0
+    pos = q.mean(axis=1) - centre
+    size = np.cbrt(_areas(q))
+    keep = size > 0
+    coef = np.zeros(3)
+    for _ in range(3):  # least squares, then again without the outliers (boxes of two cards)
+        a = np.column_stack([np.ones(keep.sum()), pos[keep]]) * w[keep, None]
+        coef = np.linalg.lstsq(a, size[keep] * w[keep], rcond=None)[0]
+        resid = size - np.column_stack([np.ones(len(q)), pos]) @ coef
+        mad = float(np.median(np.abs(resid[keep]))) * 1.4826 + 1e-9
+        keep = (size > 0) & (np.abs(resid) <= 3.0 * mad)
+        if keep.sum() < MIN_CARDS:
+            return None
+    gamma, grad = coef[0], coef[1:]
+    half_diagonal = float(np.hypot(*centre))
+    if gamma <= 0 or np.linalg.norm(grad) * half_diagonal / gamma < MIN_FALLOFF:
+        return None
+    # 1. the horizon (size zero) sent to infinity: every card equally large
+    to_centre = np.array([[1.0, 0.0, -centre[0]], [0.0, 1.0, -centre[1]], [0.0, 0.0, 1.0]])
+    flatten = np.eye(3)
+    flatten[2, :2] = grad / gamma
+    affine = _apply(flatten @ to_centre, q[keep])
+    # 2. the stretch (a direction and a factor) that gives every card the same proportion:
+    # a coarse search, then a finer one around its best
+    base = _spread(np.log(_aspects(q[keep])))  # the cards as the photo shows them
+    best = _best_stretch(affine, np.radians(np.arange(0.0, 180.0, 15.0)),
+                         np.exp(np.linspace(0.0, np.log(3.0), 16)))
+    step = np.log(3.0) / 15
+    best = _best_stretch(affine, best[1] + np.radians(np.arange(-12.0, 12.1, 3.0)),
+                         best[2] * np.exp(np.linspace(-step, step, 9)))
+    if best[0] > MIN_GAIN * base:
+        return None
+    v = np.array([np.cos(best[1]), np.sin(best[1])])
+    stretch = np.eye(3)
+    stretch[:2, :2] = np.eye(2) + (best[2] - 1.0) * np.outer(v, v)
+    h = stretch @ flatten @ to_centre
+    # keep the picture's scale and position at the cards' middle
+    middle = np.average(q.mean(axis=1)[keep], axis=0, weights=w[keep])
+    step = _apply(h, np.array([middle, middle + (1.0, 0.0), middle + (0.0, 1.0)]))
+    (ax, ay), (bx, by) = step[1] - step[0], step[2] - step[0]
+    scale = np.sqrt(abs(ax * by - ay * bx))
+    fit = np.array([[1 / scale, 0.0, 0.0], [0.0, 1 / scale, 0.0], [0.0, 0.0, 1.0]])
+    h = fit @ h
+    moved = _apply(h, middle[None])[0]
+    h = np.array([[1.0, 0.0, middle[0] - moved[0]], [0.0, 1.0, middle[1] - moved[1]],
+                  [0.0, 0.0, 1.0]]) @ h
+    return h / h[2, 2]
