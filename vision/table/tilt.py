@@ -88,6 +88,41 @@ def _best_stretch(shapes: np.ndarray, angles: np.ndarray, factors: np.ndarray
     return best
 
 
+def _horizon(q: np.ndarray, w: np.ndarray, centre: np.ndarray
+             ) -> tuple[float, np.ndarray, np.ndarray] | None:
+    """The fit of the cube root of card area to position (relative to ``centre``): its value
+    at the centre, its gradient, and which cards fit (outliers - boxes of two cards - left
+    out); None for too few cards or too small a fall-off to be a tilt."""
+    pos = q.mean(axis=1) - centre
+    size = np.cbrt(_areas(q))
+    keep = size > 0
+    coef = np.zeros(3)
+    for _ in range(3):  # least squares, then again without the outliers
+        a = np.column_stack([np.ones(keep.sum()), pos[keep]]) * w[keep, None]
+        coef = np.linalg.lstsq(a, size[keep] * w[keep], rcond=None)[0]
+        resid = size - np.column_stack([np.ones(len(q)), pos]) @ coef
+        mad = float(np.median(np.abs(resid[keep]))) * 1.4826 + 1e-9
+        keep = (size > 0) & (np.abs(resid) <= 3.0 * mad)
+        if keep.sum() < MIN_CARDS:
+            return None
+    gamma, grad = float(coef[0]), coef[1:]
+    if gamma <= 0 or np.linalg.norm(grad) * float(np.hypot(*centre)) / gamma < MIN_FALLOFF:
+        return None
+    return gamma, grad, keep
+
+
+def _keep_scale(h: np.ndarray, middle: np.ndarray) -> np.ndarray:
+    """``h`` scaled and moved so that at ``middle`` it keeps the picture's scale and place."""
+    step = _apply(h, np.array([middle, middle + (1.0, 0.0), middle + (0.0, 1.0)]))
+    (ax, ay), (bx, by) = step[1] - step[0], step[2] - step[0]
+    scale = np.sqrt(abs(ax * by - ay * bx))
+    h = np.diag([1 / scale, 1 / scale, 1.0]) @ h
+    moved = _apply(h, middle[None])[0]
+    h = np.array([[1.0, 0.0, middle[0] - moved[0]], [0.0, 1.0, middle[1] - moved[1]],
+                  [0.0, 0.0, 1.0]]) @ h
+    return h / h[2, 2]
+
+
 def rectify_from_cards(quads: np.ndarray, image_size: tuple[int, int],
                        weights: np.ndarray | None = None) -> np.ndarray | None:
     """The homography (3x3, image pixels -> table plane) that undoes the camera's tilt, found
@@ -99,22 +134,10 @@ def rectify_from_cards(quads: np.ndarray, image_size: tuple[int, int],
         return None
     w = np.ones(len(q)) if weights is None else np.clip(np.asarray(weights, float), 1e-3, None)
     centre = np.array(image_size, dtype=np.float64) / 2.0
-    pos = q.mean(axis=1) - centre
-    size = np.cbrt(_areas(q))
-    keep = size > 0
-    coef = np.zeros(3)
-    for _ in range(3):  # least squares, then again without the outliers (boxes of two cards)
-        a = np.column_stack([np.ones(keep.sum()), pos[keep]]) * w[keep, None]
-        coef = np.linalg.lstsq(a, size[keep] * w[keep], rcond=None)[0]
-        resid = size - np.column_stack([np.ones(len(q)), pos]) @ coef
-        mad = float(np.median(np.abs(resid[keep]))) * 1.4826 + 1e-9
-        keep = (size > 0) & (np.abs(resid) <= 3.0 * mad)
-        if keep.sum() < MIN_CARDS:
-            return None
-    gamma, grad = coef[0], coef[1:]
-    half_diagonal = float(np.hypot(*centre))
-    if gamma <= 0 or np.linalg.norm(grad) * half_diagonal / gamma < MIN_FALLOFF:
+    fit = _horizon(q, w, centre)
+    if fit is None:
         return None
+    gamma, grad, keep = fit
     # 1. the horizon (size zero) sent to infinity: every card equally large
     to_centre = np.array([[1.0, 0.0, -centre[0]], [0.0, 1.0, -centre[1]], [0.0, 0.0, 1.0]])
     flatten = np.eye(3)
@@ -134,14 +157,5 @@ def rectify_from_cards(quads: np.ndarray, image_size: tuple[int, int],
     stretch = np.eye(3)
     stretch[:2, :2] = np.eye(2) + (best[2] - 1.0) * np.outer(v, v)
     h = stretch @ flatten @ to_centre
-    # keep the picture's scale and position at the cards' middle
     middle = np.average(q.mean(axis=1)[keep], axis=0, weights=w[keep])
-    step = _apply(h, np.array([middle, middle + (1.0, 0.0), middle + (0.0, 1.0)]))
-    (ax, ay), (bx, by) = step[1] - step[0], step[2] - step[0]
-    scale = np.sqrt(abs(ax * by - ay * bx))
-    fit = np.array([[1 / scale, 0.0, 0.0], [0.0, 1 / scale, 0.0], [0.0, 0.0, 1.0]])
-    h = fit @ h
-    moved = _apply(h, middle[None])[0]
-    h = np.array([[1.0, 0.0, middle[0] - moved[0]], [0.0, 1.0, middle[1] - moved[1]],
-                  [0.0, 0.0, 1.0]]) @ h
-    return h / h[2, 2]
+    return _keep_scale(h, middle)
