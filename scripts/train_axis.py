@@ -17,6 +17,8 @@ Steps (each skipped when its output exists, unless --force):
    Each card crop also carries where the true card lies (centre offset and side lengths).
    ``--detector MODEL`` crops the candidates of another photo detector (a second look made
    for a new detector before it is shipped).
+   ``--steep SHARE`` photographs that share of the scenes with the camera tilted 20-45
+   degrees (the styles' own tilt stops at 25).
    ``--video-detector MODEL`` takes one frame of an animated deal per seed instead, cut by
    that detector (the fixed camera's second look; tried, not shipped - see
    ``models/detector_video.md``).
@@ -51,6 +53,8 @@ BOX_WEIGHT = 1.0  # box targets are scaled to about unit size (vision.detect.axi
 #: How loosely the detector's candidates are thinned before they are cropped (NMS probiou).
 CANDIDATE_IOU = 0.8
 CHUNK = 25  # scenes per task (its own seeds: deterministic whatever the pool size)
+#: ``--steep``: the tilt range (degrees from straight down) of the cameras it adds.
+STEEP_TILT = (20.0, 45.0)
 
 
 def _axis_label(box_angle: float, long_angle: float) -> int:
@@ -133,12 +137,12 @@ def _video_frame(seed: int, rng: np.random.Generator) -> SimpleNamespace:
     return SimpleNamespace(image=frame.image, truth={"cards": frame.cards})
 
 
-def _chunk(args: tuple[str, int, int, str, str]) -> tuple[str, int]:
+def _chunk(args: tuple[str, int, int, str, str, float]) -> tuple[str, int]:
     from vision.detect.axis import axis_crops
     from vision.detect.onnx_detector import CardDetector
     from vision.synth.scene import render_game_scene
 
-    out_file, first_seed, n, video_model, photo_model = args
+    out_file, first_seed, n, video_model, photo_model, steep = args
     detector = CardDetector(video_model or photo_model or None, conf=0.2, threads=1, axis=False)
     rng = np.random.default_rng(first_seed)
     crops, labels, targets = [], [], []
@@ -147,13 +151,14 @@ def _chunk(args: tuple[str, int, int, str, str]) -> tuple[str, int]:
         if video_model:
             scene = _video_frame(seed, rng)
         else:
-            scene = render_game_scene(
-                GAMES[seed % 3],
-                STAGES[(seed // 3) % 4],
-                seed,
-                hard=bool(rng.random() < 0.35),
-                image_size=SIZES[int(rng.integers(len(SIZES)))],
-            )
+            hard = bool(rng.random() < 0.35)
+            size = SIZES[int(rng.integers(len(SIZES)))]
+            # a share of the cameras looking at the table from the side (a phone held at an
+            # angle): the styles' own tilt stops at 15 (hard: 25) degrees
+            tilt = float(np.random.default_rng([seed, 0x5EE9]).uniform(*STEEP_TILT)) \
+                if steep and np.random.default_rng([seed, 0x5EE8]).random() < steep else None
+            scene = render_game_scene(GAMES[seed % 3], STAGES[(seed // 3) % 4], seed,
+                                      hard=hard, image_size=size, tilt_deg=tilt)
         boxes, lab, tgt = _scene_samples(scene, detector, rng)
         if boxes:
             crops.append(axis_crops(scene.image, np.array(boxes)))
@@ -166,7 +171,7 @@ def _chunk(args: tuple[str, int, int, str, str]) -> tuple[str, int]:
 
 
 def generate(data: Path, n_train: int, n_val: int, procs: int, seed_offset: int = 0,
-             video_model: str = "", photo_model: str = "") -> None:
+             video_model: str = "", photo_model: str = "", steep: float = 0.0) -> None:
     for split, n, base in (("train", n_train, TRAIN_SEED), ("val", n_val, VAL_SEED)):
         base += seed_offset if split == "train" else 0
         out = data / split
@@ -178,7 +183,7 @@ def generate(data: Path, n_train: int, n_val: int, procs: int, seed_offset: int 
         tmp.mkdir(parents=True)
         tasks = [
             (str(tmp / f"{base + k:d}.npz"), base + k, min(CHUNK, n - k), video_model,
-             photo_model)
+             photo_model, steep)
             for k in range(0, n, CHUNK)
         ]
         t0 = time.time()
@@ -451,6 +456,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--detector", default="",
                         help="crop the candidates of this photo detector ONNX (default: the "
                              "shipped one)")
+    parser.add_argument("--steep", type=float, default=0.0, metavar="SHARE",
+                        help="this share of the scenes photographed from the side: the "
+                             "camera tilted 20-45 degrees from straight down")
     args = parser.parse_args(argv)
     if args.detector and args.video_detector:
         parser.error("give --detector or --video-detector, not both")
@@ -460,7 +468,7 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(data, ignore_errors=True)
         shutil.rmtree(run, ignore_errors=True)
     generate(data, args.scenes, args.val_scenes, args.procs, args.seed_offset,
-             args.video_detector, args.detector)
+             args.video_detector, args.detector, args.steep)
     if args.only_data:
         return 0
     weights = run / "best.pt"
