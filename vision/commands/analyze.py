@@ -1,11 +1,17 @@
-"""``trickvision analyze PHOTO``: read the rows in a photo and report the tricks.
+"""``trickvision analyze PHOTO [PHOTO ...]``: read the rows in a photo and report the tricks.
 
 Prints the reconstruction report (JSON as ``trickvision reconstruct`` writes it, each row
 position also carrying its ``confidence`` and ``polygon``, plus a ``photo`` section with every
 card found) and writes the annotated image and the report into ``--out``.
 
+Several photos, or folders of them (a session's tables, photographed one after the other), are
+read with the models loaded once: each gets its files in ``--out``, standard output one line
+per photo (JSON, or text with ``--format text``), and a photo that cannot be read is reported
+and skipped - the others are still read.
+
 Exit codes: 0 a consistent reading, 1 the report lists problems (conflicts, row lengths,
-undetermined tricks), 2 unusable input (not an image, no cards, a single row).
+undetermined tricks), 2 unusable input (not an image, no cards, a single row). With several
+photos: the worst of them, 2 only when no photo could be read at all.
 """
 
 from __future__ import annotations
@@ -28,7 +34,9 @@ KINDS = {k.value: k for k in ContractKind}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("photo", metavar="PHOTO", help="photo of the table (JPEG, PNG, ...)")
+    parser.add_argument("photo", metavar="PHOTO", nargs="+",
+                        help="photo of the table (JPEG, PNG, ...); several photos or folders "
+                             "of them are read one after the other")
     add_analysis_arguments(parser)
 
 
@@ -100,15 +108,19 @@ def build_analyzer(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     )
 
 
-def analyze_photo(args: argparse.Namespace, photo: str | Path) -> int:
-    """Shared by ``analyze`` and ``demo``: read, reconstruct, print, write files."""
+def analyze_photo(args: argparse.Namespace, photo: str | Path, analyzer: Any = None,
+                  printed: dict[str, Any] | None = None) -> int:
+    """Shared by ``analyze`` and ``demo``: read, reconstruct, print, write files.
+
+    ``printed``: for one of several photos - instead of printing the report, its result,
+    problems and files are put there (the caller prints one line per photo)."""
     from vision.pipeline import full_report_dict, load_image, read_photo_bytes, reading_to_dict
 
     contract = parse_contract(args.contract, args.declarer)
     dealer = Seat.from_str(args.dealer) if args.dealer else None
     first = Seat.from_str(args.first_leader) if args.first_leader else None
     image = load_image(photo)  # checks the file and gives the picture to draw on
-    analyzer = build_analyzer(args)
+    analyzer = analyzer or build_analyzer(args)
     reading = analyzer.read_encoded(read_photo_bytes(photo), str(photo))
     stem = Path(photo).stem
     if not reading.cards:
@@ -121,22 +133,29 @@ def analyze_photo(args: argparse.Namespace, photo: str | Path) -> int:
         found = ", ".join(f"{s.name}: {len(r)} cards" for s, r in reading.rows.items()) or "none"
         data = {"photo": reading_to_dict(reading)}
         _write_outputs(args, stem, image, reading, None, data)
+        message = (f"{photo}: {len(reading.cards)} card(s) found but only "
+                   f"{len(reading.rows)} row(s) ({found}); a table needs 3 or 4 rows to "
+                   "reconstruct")
+        if printed is not None:
+            raise InputFileError(message)
         print(json.dumps(data, indent=2))
-        print(
-            f"trickvision analyze: {photo}: {len(reading.cards)} card(s) found but only "
-            f"{len(reading.rows)} row(s) ({found}); a table needs 3 or 4 rows to reconstruct",
-            file=sys.stderr,
-        )
+        print(f"trickvision analyze: {message}", file=sys.stderr)
         return 2
     from vision.reconstruct import reconstruct
 
     report = reconstruct(observation)  # the observation above carries contract and seats
     data = full_report_dict(reading, report)
-    _print(args, report, data)
+    code = 1 if (report.issues or report.undetermined) else 0
     written = _write_outputs(args, stem, image, reading, report, data)
+    if printed is not None:
+        printed.update(game=report.game, result=dict(report.result),
+                       problems=len(report.issues), undetermined=list(report.undetermined),
+                       files=[str(p) for p in written])
+        return code
+    _print(args, report, data)
     for path in written:
         print(f"wrote {path}", file=sys.stderr)
-    return 1 if (report.issues or report.undetermined) else 0
+    return code
 
 
 def _print(args: argparse.Namespace, report: Any, data: dict[str, Any]) -> None:
@@ -182,5 +201,70 @@ def _write_outputs(args: argparse.Namespace, stem: str, image: Any, reading: Any
     return [picture, report_path]
 
 
+#: Picture files taken from a folder given as PHOTO.
+PICTURE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
+
+
+def photos_of(paths: list[str]) -> list[Path]:
+    """The photos named, a folder standing for the pictures in it (by name)."""
+    out: list[Path] = []
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            found = sorted(p for p in path.iterdir()
+                           if p.suffix.lower() in PICTURE_SUFFIXES and p.is_file())
+            if not found:
+                raise InputFileError(f"{given}: a folder without pictures (expected "
+                                     f"{', '.join(PICTURE_SUFFIXES)} files)")
+            out += found
+        else:
+            out.append(path)
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
-    return analyze_photo(args, args.photo)
+    photos = photos_of(args.photo)
+    if len(photos) == 1 and not Path(args.photo[0]).is_dir():
+        return analyze_photo(args, photos[0])
+    if args.format == "pbn":
+        raise TrickvisionError("--format pbn is for one photo at a time (one deal's play)")
+    stems = [p.stem for p in photos]
+    if args.out and len(set(stems)) < len(stems):
+        twice = sorted({s for s in stems if stems.count(s) > 1})
+        raise InputFileError(f"photos named alike ({', '.join(twice)}) would overwrite each "
+                             "other's files in --out; give them one at a time or rename them")
+    parse_contract(args.contract, args.declarer)  # a bad option is said once, not per photo
+    for seat in (args.dealer, args.first_leader):
+        if seat:
+            Seat.from_str(seat)
+    analyzer = build_analyzer(args)
+    codes = []
+    for photo in photos:
+        line: dict[str, Any] = {"photo": str(photo)}
+        try:
+            code = analyze_photo(args, photo, analyzer, printed=line)
+        except TrickvisionError as exc:  # this photo is unusable: say so, go on
+            code = 2
+            line["error"] = str(exc)
+            print(f"trickvision analyze: {exc}", file=sys.stderr)
+        line["exit"] = code
+        codes.append(code)
+        if args.format == "text":
+            print(_summary_text(line), flush=True)
+        else:
+            print(json.dumps(line), flush=True)
+    # an unusable photo among readable ones is a problem (1), not unusable input (2)
+    return 2 if all(c == 2 for c in codes) else max(min(c, 1) if c == 2 else c for c in codes)
+
+
+def _summary_text(line: dict[str, Any]) -> str:
+    if "error" in line:
+        return f"{line['photo']}: not read - {line['error']}"
+    result = ", ".join(f"{k} {v}" for k, v in line["result"].items()) or "no result"
+    extra = []
+    if line["problems"]:
+        extra.append(f"{line['problems']} problem(s)")
+    if line["undetermined"]:
+        extra.append("undetermined tricks " + ", ".join(map(str, line["undetermined"])))
+    return f"{line['photo']}: {line['game']}, {result}" + (f" ({'; '.join(extra)})" if extra
+                                                             else "")
