@@ -86,9 +86,9 @@ class PhotoAnalyzer:
     ``identity_reader`` to the shipped ``models/identity.onnx`` when it exists (``False``
     turns face reading off). ``south``/``calibration`` place the table (see
     :mod:`vision.table.geometry`); with ``south`` a side of the picture and no calibration,
-    ``straighten`` reads the rows along the table's own direction in each photo - a phone held
-    a little askew turns the rows by 15-35 degrees, enough to mix up rows read along the
-    picture's edges.
+    ``straighten`` reads the rows along the table's own direction in each photo (a phone held
+    askew turns them against the picture's edges) and levels a photo taken at an angle when
+    its cards show it (:mod:`vision.table.tilt`).
     """
 
     def __init__(
@@ -264,18 +264,19 @@ class PhotoAnalyzer:
                          "cards' sizes and shapes")
         way = "clockwise" if turn > 0 else "counter-clockwise"
         if abs(turn) > STRAIGHTEN_UP_TO_DEGREES:
-            return self.rows, (
+            notes.append(
                 f"the table lies turned about {abs(turn):.0f} degrees {way} in the picture: "
                 f"which row is South's cannot be told from --south {self.south}; give the "
                 "angle instead (--south 45: South at the bottom left, --south 315: at the "
                 "bottom right)")
-        if abs(turn) < STRAIGHTEN_FROM_DEGREES:
+            turn = 0.0
+        elif abs(turn) < STRAIGHTEN_FROM_DEGREES:
             turn = 0.0
         else:
             notes.append(f"the table lies turned {abs(turn):.0f} degrees {way} in the picture: "
                          "its rows were read along it")
         if level is None and not turn:
-            return self.rows, None
+            return self.rows, "; ".join(notes) or None
         frame = TableFrame(south=south_angle(self.south) + turn, calibration=level)
         return (RowReader(frame, self.rows.settings, players=self.rows.players),
                 "; ".join(notes))
