@@ -114,10 +114,11 @@ class PhotoAnalyzerAdapter:
 class TurnedCamera:
     """Notices, once per source, a fixed camera whose table lies turned against the frame
     given (``--south``): its frames are read along that frame - a camera does not move, so
-    nothing is turned per frame as for photos - and rows at 10-40 degrees to it go to the
-    wrong players. :meth:`update` returns the advice (the ``--south`` angle that reads the
-    table) the first time five readings with enough cards agree on such a turn; once they
-    agree on a straight table it stops looking."""
+    nothing is turned per frame as for photos - and rows turned 15 degrees or more against
+    it may go to the wrong players (as they did in photos read so). :meth:`update` returns
+    the advice (the ``--south`` angle that reads the table) the first time five readings with
+    enough cards agree on such a turn; once they agree on a straight table it stops looking.
+    """
 
     MIN_CARDS = 8
     READINGS = 5
@@ -140,7 +141,7 @@ class TurnedCamera:
                            np.array([c.confidence for c in reading.cards]))
         if found is None or found[1] < STRAIGHTEN_AGREEMENT:
             return None
-        # the turn against the frame given, in (-45, 45]
+        # the turn against the frame given, in [-45, 45)
         self.turns.append((found[0] - self.south + 45.0) % 90.0 - 45.0)
         recent = self.turns[-self.READINGS:]
         if len(recent) < self.READINGS or max(recent) - min(recent) > 6.0:
