@@ -11,7 +11,8 @@ and skipped - the others are still read.
 
 Exit codes: 0 a consistent reading, 1 the report lists problems (conflicts, row lengths,
 undetermined tricks), 2 unusable input (not an image, no cards, a single row). With several
-photos: the worst of them, 2 only when no photo could be read at all.
+photos: the worst of them - an unreadable one among readable ones counting as a problem (1) -
+and 2 only when no photo could be read at all.
 """
 
 from __future__ import annotations
