@@ -112,6 +112,28 @@ def test_video_command_reproduces_the_rendered_play(lhombre_game, tmp_path, caps
     assert any(i["kind"] == "wrong_orientation" for i in report["issues"])
 
 
+def test_annotated_video_has_every_frame_with_its_cards_drawn(lhombre_game, tmp_path):  # type: ignore[no-untyped-def]
+    g = lhombre_game
+    out = tmp_path / "out"
+    assert main(["video", str(g.video), "--out", str(out), "--analyzer", "truth", "--truth",
+                 str(g.truth_json), "--annotate", "--quiet"]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    cap = cv2.VideoCapture(str(out / "annotated.mp4"))
+    frames = []
+    while True:
+        ok, image = cap.read()
+        if not ok:
+            break
+        frames.append(image)
+    cap.release()
+    # every frame the pipeline saw, not only the analysed ones (the read-ahead keeps them all)
+    assert len(frames) == summary["frames"] > summary["analysed"]
+    original = [f for f in VideoFileSource(g.video, sample_fps=15.0)]
+    assert frames[-1].shape == original[-1].image.shape
+    # outlines drawn over the cards: the annotated frames differ from the video's own
+    assert float(np.abs(frames[-1].astype(int) - original[-1].image).mean()) > 1.0
+
+
 def test_unknown_options_are_clear_errors(lhombre_game, tmp_path, capsys):  # type: ignore[no-untyped-def]
     g = lhombre_game
     assert main(["video", str(g.video), "--contract", "4X", "--quiet",
