@@ -53,6 +53,25 @@ def read_photo_bytes(path: str | Path) -> bytes:
     return data
 
 
+#: ISO media brands of pictures OpenCV does not decode here, and what to do about them.
+_PHONE_FORMATS = {
+    (b"heic", b"heix", b"hevc", b"heim", b"heis", b"mif1", b"msf1"):
+        "it is an HEIC/HEIF photo (iPhones save these): export or share it as JPEG",
+    (b"avif", b"avis"): "it is an AVIF picture: save it as JPEG or PNG",
+}
+
+
+def unreadable_image(source: str | Path, data: bytes) -> InputFileError:
+    """The error for a file no decoder here reads, saying what to do when it is a phone's
+    format (the first thing a director's iPhone photo would meet)."""
+    message = f"{source} is not an image OpenCV can read (expected a JPEG, PNG, BMP, TIFF or WebP)"
+    if data[4:8] == b"ftyp":
+        for brands, advice in _PHONE_FORMATS.items():
+            if data[8:12] in brands:
+                message += f" - {advice}"
+    return InputFileError(message)
+
+
 def load_image(path: str | Path) -> np.ndarray:
     """Read a photo as BGR uint8; a clear :class:`InputFileError` for anything unusable."""
     import cv2
@@ -60,9 +79,7 @@ def load_image(path: str | Path) -> np.ndarray:
     data = read_photo_bytes(path)
     image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
     if image is None:
-        raise InputFileError(
-            f"{path} is not an image OpenCV can read (expected a JPEG, PNG, BMP, TIFF or WebP)"
-        )
+        raise unreadable_image(path, data)
     if image.shape[0] < 32 or image.shape[1] < 32:
         raise InputFileError(f"{path} is {image.shape[1]}x{image.shape[0]} px: too small")
     return image
@@ -178,10 +195,7 @@ class PhotoAnalyzer:
                  4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}[factor]
         image = cv2.imdecode(buffer, flags)
         if image is None:
-            raise InputFileError(
-                f"{source} is not an image OpenCV can read (expected a JPEG, PNG, BMP, TIFF "
-                "or WebP)"
-            )
+            raise unreadable_image(source, data)
         faces = factor > 1 and self.identity_reader is not None
         full: list[Future] = []
 

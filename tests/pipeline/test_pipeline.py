@@ -262,6 +262,16 @@ def test_cli_bad_input_exit_2_without_traceback(tmp_path, capsys, content):
     assert "photo.jpg" in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize(("brand", "advice"), [(b"heic", "export or share it as JPEG"),
+                                               (b"mif1", "HEIC/HEIF"), (b"avif", "AVIF")])
+def test_a_phone_format_opencv_cannot_read_says_what_to_do(tmp_path, capsys, brand, advice):  # type: ignore[no-untyped-def]
+    photo = tmp_path / "IMG_0042.HEIC"
+    photo.write_bytes(b"\x00\x00\x00\x18ftyp" + brand + b"\x00" * 64)  # an ISO media header
+    assert main(["analyze", str(photo), "--out", ""]) == 2
+    err = capsys.readouterr().err
+    assert "IMG_0042.HEIC" in err and advice in err and "Traceback" not in err
+
+
 def test_cli_missing_photo(tmp_path, capsys):
     assert main(["analyze", str(tmp_path / "nope.png")]) == 2
     assert "not found" in capsys.readouterr().err
