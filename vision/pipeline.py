@@ -53,10 +53,11 @@ def read_photo_bytes(path: str | Path) -> bytes:
     return data
 
 
-#: ISO media brands of pictures OpenCV does not decode here, and what to do about them.
+#: ISO media brands of pictures OpenCV does not decode, and what to do about them.
+HEIC_BRANDS = (b"heic", b"heix", b"hevc", b"heim", b"heis", b"mif1", b"msf1")
 _PHONE_FORMATS = {
-    (b"heic", b"heix", b"hevc", b"heim", b"heis", b"mif1", b"msf1"):
-        "it is an HEIC/HEIF photo (iPhones save these): export or share it as JPEG",
+    HEIC_BRANDS: "it is an HEIC/HEIF photo (iPhones save these): install the heic extra "
+                 "(pip install 'trickvision[heic]') to read it, or export it as JPEG",
     (b"avif", b"avis"): "it is an AVIF picture: save it as JPEG or PNG",
 }
 
@@ -64,12 +65,34 @@ _PHONE_FORMATS = {
 def unreadable_image(source: str | Path, data: bytes) -> InputFileError:
     """The error for a file no decoder here reads, saying what to do when it is a phone's
     format (the first thing a director's iPhone photo would meet)."""
-    message = f"{source} is not an image OpenCV can read (expected a JPEG, PNG, BMP, TIFF or WebP)"
+    message = f"{source} is not an image OpenCV can read (expected a JPEG, PNG, BMP, TIFF, WebP " \
+              "or - with the heic extra - HEIC)"
     if data[4:8] == b"ftyp":
         for brands, advice in _PHONE_FORMATS.items():
             if data[8:12] in brands:
                 message += f" - {advice}"
     return InputFileError(message)
+
+
+def decode_other(data: bytes, source: str | Path) -> np.ndarray:
+    """A picture OpenCV does not decode: an HEIC/HEIF photo, read with ``pillow-heif`` (the
+    ``heic`` extra; its rotation and mirroring applied, as shown), as BGR uint8; else the
+    :func:`unreadable_image` error."""
+    if data[4:8] != b"ftyp" or data[8:12] not in HEIC_BRANDS:
+        raise unreadable_image(source, data)
+    try:
+        import pillow_heif
+    except ImportError:
+        raise unreadable_image(source, data) from None
+    try:
+        heif = pillow_heif.open_heif(data, convert_hdr_to_8bit=True)
+        rgb = np.asarray(heif)
+    except Exception as exc:  # a damaged file: libheif says why
+        raise InputFileError(f"{source}: a damaged HEIC/HEIF photo ({exc})") from None
+    if rgb.ndim != 3 or rgb.shape[2] not in (3, 4):
+        raise InputFileError(f"{source}: an HEIC/HEIF picture of shape {rgb.shape}, expected "
+                             "a colour photo")
+    return np.ascontiguousarray(rgb[:, :, 2::-1])
 
 
 def load_image(path: str | Path) -> np.ndarray:
@@ -79,7 +102,7 @@ def load_image(path: str | Path) -> np.ndarray:
     data = read_photo_bytes(path)
     image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
     if image is None:
-        raise unreadable_image(path, data)
+        image = decode_other(data, path)
     if image.shape[0] < 32 or image.shape[1] < 32:
         raise InputFileError(f"{path} is {image.shape[1]}x{image.shape[0]} px: too small")
     return image
@@ -195,7 +218,7 @@ class PhotoAnalyzer:
                  4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}[factor]
         image = cv2.imdecode(buffer, flags)
         if image is None:
-            raise unreadable_image(source, data)
+            image, factor = decode_other(data, source), 1
         faces = factor > 1 and self.identity_reader is not None
         full: list[Future] = []
 

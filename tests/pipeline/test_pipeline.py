@@ -262,14 +262,34 @@ def test_cli_bad_input_exit_2_without_traceback(tmp_path, capsys, content):
     assert "photo.jpg" in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize(("brand", "advice"), [(b"heic", "export or share it as JPEG"),
-                                               (b"mif1", "HEIC/HEIF"), (b"avif", "AVIF")])
-def test_a_phone_format_opencv_cannot_read_says_what_to_do(tmp_path, capsys, brand, advice):  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize(("brand", "said"), [(b"heic", "HEIC"), (b"mif1", "HEIC"),
+                                             (b"avif", "AVIF picture: save it as JPEG")])
+def test_a_phone_format_that_cannot_be_read_says_so(tmp_path, capsys, brand, said):  # type: ignore[no-untyped-def]
     photo = tmp_path / "IMG_0042.HEIC"
-    photo.write_bytes(b"\x00\x00\x00\x18ftyp" + brand + b"\x00" * 64)  # an ISO media header
+    photo.write_bytes(b"\x00\x00\x00\x18ftyp" + brand + b"\x00" * 64)  # a header, no picture
     assert main(["analyze", str(photo), "--out", ""]) == 2
     err = capsys.readouterr().err
-    assert "IMG_0042.HEIC" in err and advice in err and "Traceback" not in err
+    assert "IMG_0042.HEIC" in err and said in err and "Traceback" not in err
+
+
+def test_an_iphone_heic_photo_is_read_like_its_jpeg(tmp_path, capsys):  # type: ignore[no-untyped-def]
+    pillow_heif = pytest.importorskip("pillow_heif")
+    image = cv2.imread(str(SAMPLES / "demo_bridge_end.jpg"))
+    rgb = np.ascontiguousarray(image[:, :, ::-1])
+    heif = pillow_heif.from_bytes(mode="RGB", size=(rgb.shape[1], rgb.shape[0]),
+                                  data=rgb.tobytes())
+    photo = tmp_path / "IMG_0043.HEIC"
+    heif.save(str(photo), quality=92)
+    assert photo.read_bytes()[4:12] == b"ftypheic"
+    decoded = load_image(photo)
+    assert decoded.shape == image.shape
+    assert float(np.abs(decoded.astype(int) - image).mean()) < 6.0
+    assert main(["analyze", str(photo), "--game", "bridge", "--no-faces",
+                 "--out", str(tmp_path / "out")]) in (0, 1)
+    report = json.loads(capsys.readouterr().out)
+    truth = json.loads((SAMPLES / "demo_bridge_end.json").read_text())
+    assert report["result"] == truth["report"]["result"]
+    assert (tmp_path / "out" / "IMG_0043.annotated.jpg").is_file()
 
 
 def test_cli_missing_photo(tmp_path, capsys):

@@ -203,7 +203,7 @@ def _write_outputs(args: argparse.Namespace, stem: str, image: Any, reading: Any
 
 
 #: Picture files taken from a folder given as PHOTO.
-PICTURE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
+PICTURE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp", ".heic", ".heif")
 
 
 def photos_of(paths: list[str]) -> list[Path]:
