@@ -148,3 +148,18 @@ def test_a_photo_taken_askew_is_read_along_the_table():  # type: ignore[no-untyp
             assert abs(int(note.split("turned ")[1].split(" ")[0]) - 28) <= 2
     assert rows[True] == truth and results[True] == scene.truth["report"]["result"]
     assert rows[False] != truth  # along the picture's edges cards go to the wrong rows
+
+
+@pytest.mark.skipif(not (model_exists("detector") and model_exists("card_axis")),
+                    reason="models not shipped")
+def test_a_photo_taken_at_a_steep_angle_is_said_to_be():  # type: ignore[no-untyped-def]
+    from vision.synth.scene import render_game_scene
+
+    analyzer = PhotoAnalyzer(game="preferans", identity_reader=False)
+    steep = render_game_scene("preferans", "end", 9_960_000_001, image_size=(1280, 960),
+                              tilt_deg=40.0)
+    notes = analyzer.read(steep.image).notes
+    assert any("steep angle" in n and "calibrate" in n for n in notes), notes
+    overhead = render_game_scene("preferans", "end", 9_960_000_001, image_size=(1280, 960),
+                                 tilt_deg=0.0)
+    assert not any("angle" in n for n in analyzer.read(overhead.image).notes)

@@ -111,6 +111,23 @@ def _horizon(q: np.ndarray, w: np.ndarray, centre: np.ndarray
     return gamma, grad, keep
 
 
+def size_falloff(quads: np.ndarray, image_size: tuple[int, int],
+                 weights: np.ndarray | None = None) -> float:
+    """How much smaller the cards come out across half the picture's diagonal (the fit of
+    :func:`rectify_from_cards`, as a fraction; 0 when there is no fall-off to speak of): a
+    measure of how steeply the camera looked at the table."""
+    q = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
+    if len(q) < MIN_CARDS:
+        return 0.0
+    w = np.ones(len(q)) if weights is None else np.clip(np.asarray(weights, float), 1e-3, None)
+    centre = np.array(image_size, dtype=np.float64) / 2.0
+    fit = _horizon(q, w, centre)
+    if fit is None:
+        return 0.0
+    gamma, grad, _ = fit
+    return float(np.linalg.norm(grad) * np.hypot(*centre) / gamma)
+
+
 def _keep_scale(h: np.ndarray, middle: np.ndarray) -> np.ndarray:
     """``h`` scaled and moved so that at ``middle`` it keeps the picture's scale and place."""
     step = _apply(h, np.array([middle, middle + (1.0, 0.0), middle + (0.0, 1.0)]))
