@@ -124,3 +124,18 @@ def test_cli_obb_and_crops_formats(tmp_path: Path) -> None:
     assert main(["synth", "--format", "crops", "--game", "bridge", "--n", "1", "--n-val", "0",
                  "--size", "320", "--quiet", "--out", str(tmp_path / "crops")]) == 0
     assert "bridge" in (tmp_path / "crops" / "index.csv").read_text()
+
+
+def test_steep_and_turned_cameras_are_drawn_only_where_asked() -> None:
+    from vision.synth.export import _scene_for
+
+    plain = [_scene_for(s, 640, ("bridge",), ("end",), None, 0.0, 0.0) for s in range(6)]
+    same = [_scene_for(s, 640, ("bridge",), ("end",), None, 0.0, 0.0, steep_fraction=0.0,
+                       turned_fraction=0.0) for s in range(6)]
+    assert all((a.image == b.image).all() for a, b in zip(plain, same, strict=True))
+    steep = [_scene_for(s, 640, ("bridge",), ("end",), None, 0.0, 0.0, steep_fraction=1.0,
+                        turned_fraction=1.0) for s in range(6)]
+    for a, b in zip(plain, steep, strict=True):
+        assert 20.0 <= b.style.camera.tilt_deg <= 45.0
+        assert a.style.camera.roll_deg != b.style.camera.roll_deg
+        assert abs(b.style.camera.roll_deg - a.style.camera.roll_deg) <= 45.0

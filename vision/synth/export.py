@@ -127,6 +127,8 @@ def export_obb_dataset(
     write_truth: bool = False,
     held_out_val: bool = False,
     progress: bool | Callable[[int, int, str], None] = False,
+    steep_fraction: float = 0.0,
+    turned_fraction: float = 0.0,
 ) -> Path:
     """Render an ultralytics OBB data set into ``out_dir``; returns the ``data.yaml`` path.
 
@@ -137,7 +139,10 @@ def export_obb_dataset(
     ``loose_fraction`` of the scenes also show cards outside the rows (a face-down talon pile;
     in bridge mid-play, dummy's hand face up in columns) - they are labelled like any card.
     ``held_out_val`` draws the val decks (faces and backs) only from designs never used for
-    training, so val accuracy approximates an unseen deck.
+    training, so val accuracy approximates an unseen deck. ``steep_fraction`` of the scenes are
+    photographed from 20-45 degrees off straight down (a phone held at an angle; the styles'
+    own tilt stops at 25), ``turned_fraction`` with the camera turned up to 45 degrees either
+    way (a photo taken askew or from a corner).
     Deterministic for a given ``seed``. See the module docstring for the layout.
     """
     if n_train < 0 or n_val < 0:
@@ -161,7 +166,8 @@ def export_obb_dataset(
             s = scene_seed(seed, i, split)
             scene = _scene_for(s, imgsz, games, stages, stage_weights, hard_fraction,
                                irregular_fraction, held_out=held_out_val and split == "val",
-                               loose_fraction=loose_fraction)
+                               loose_fraction=loose_fraction, steep_fraction=steep_fraction,
+                               turned_fraction=turned_fraction)
             stem = f"{split}_{i:06d}"
             params = [cv2.IMWRITE_JPEG_QUALITY, int(scene.style.jpeg_quality)]
             cv2.imwrite(str(img_dir / f"{stem}.jpg"), scene.image, params)
@@ -194,7 +200,8 @@ def write_data_yaml(out: Path, what: str) -> Path:
 def _scene_for(s: int, imgsz: int | None, games: Sequence[str], stages: Sequence[str],
                stage_weights: Sequence[float] | None, hard_fraction: float,
                irregular_fraction: float, held_out: bool = False,
-               loose_fraction: float = 0.0) -> Scene:
+               loose_fraction: float = 0.0, steep_fraction: float = 0.0,
+               turned_fraction: float = 0.0) -> Scene:
     game, stage, size, hard = _pick(s, imgsz, games, stages, stage_weights, hard_fraction)
     r = np.random.default_rng([s, 0x1F])
     irr: tuple[str, ...] = ()
@@ -202,8 +209,13 @@ def _scene_for(s: int, imgsz: int | None, games: Sequence[str], stages: Sequence
         kinds = ("wrong_orientation", "short_row", "long_row", "out_of_place", "revoke")
         irr = (kinds[int(r.integers(len(kinds)))],)
     loose = ("talon", "dummy") if r.random() < loose_fraction else ()
+    # drawn from a generator of their own: the scenes without them stay as they were
+    camera = np.random.default_rng([s, 0x5EE9])
+    tilt = float(camera.uniform(20.0, 45.0)) if camera.random() < steep_fraction else None
+    roll = float(camera.uniform(-45.0, 45.0)) if camera.random() < turned_fraction else 0.0
     return render_game_scene(game, stage, s, image_size=size, hard=hard, irregularities=irr,
-                             held_out=held_out, loose=loose, with_report=False)
+                             held_out=held_out, loose=loose, with_report=False,
+                             tilt_deg=tilt, roll_deg=roll)
 
 
 def rectify_card(image: np.ndarray, quad: Sequence[Sequence[float]],
