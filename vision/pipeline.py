@@ -31,7 +31,7 @@ from vision.seats import Seat
 from vision.table.geometry import SOUTH_ANGLES, Calibration, TableFrame, south_angle, table_turn
 from vision.table.reading import SeenCard, TableReading
 from vision.table.rows import RowReader, RowSettings
-from vision.table.tilt import rectify_from_cards, size_falloff
+from vision.table.tilt import level_from_cards
 from vision.workers import in_background
 
 GAMES = ("bridge", "preferans", "lhombre")
@@ -116,7 +116,7 @@ STRAIGHTEN_MIN_CARDS = 6
 STRAIGHTEN_AGREEMENT = 0.5
 STRAIGHTEN_FROM_DEGREES = 5.0
 STRAIGHTEN_UP_TO_DEGREES = 40.0
-#: Cards this much smaller across half the picture (:func:`~vision.table.tilt.size_falloff`)
+#: Cards this much smaller across half the picture (:func:`~vision.table.tilt.level_from_cards`)
 #: mean a camera looking from about 25 degrees or more: of 15 rendered scenes each tilted
 #: 15 / 25 / 30 / 40 degrees, 0 / 5 / 6 / 11 came above it (with the shipped detector's boxes),
 #: and that detector read 76.7 / 30.0 % of photos tilted 30 / 40 degrees exact (100 % from
@@ -163,7 +163,6 @@ class PhotoAnalyzer:
 
             players = find_game(game).n_players
         self.rows = RowReader(self.frame, row_settings, players=players)
-        self.south = south
         #: an angle or a calibration is taken as given; a side of the picture is refined
         self.straighten = straighten and calibration is None and \
             str(south).strip().lower() in SOUTH_ANGLES
@@ -291,33 +290,32 @@ class PhotoAnalyzer:
     def _rows_for(self, detections: Any, image_size: tuple[int, int]
                   ) -> tuple[RowReader, str | None]:
         """The row reader for this photo - the usual one, or (``straighten``) one whose table
-        frame undoes the camera's tilt (:func:`~vision.table.tilt.rectify_from_cards`) and is
+        frame undoes the camera's tilt (:func:`~vision.table.tilt.level_from_cards`) and is
         turned by the cards' own direction (:func:`~vision.table.geometry.table_turn`) - and
         a note saying so."""
         if not self.straighten or len(detections) < STRAIGHTEN_MIN_CARDS:
             return self.rows, None
-        tilt = rectify_from_cards(detections.quads, image_size, detections.confidence)
+        tilt, falloff = level_from_cards(detections.quads, image_size, detections.confidence)
         level = Calibration(homography=tilt) if tilt is not None else None
-        quads = TableFrame(calibration=level).to_table(detections.quads)
+        quads = detections.quads if level is None else \
+            TableFrame(calibration=level).to_table(detections.quads)
         found = table_turn(quads, detections.confidence)
         turn = found[0] if found is not None and found[1] >= STRAIGHTEN_AGREEMENT else 0.0
         notes = []
         if level is not None:
             notes.append("the photo was taken at an angle: the table was levelled from its "
                          "cards' sizes and shapes")
-        else:
-            falloff = size_falloff(detections.quads, image_size, detections.confidence)
-            if falloff >= STEEP_FALLOFF:
-                notes.append(
-                    f"the photo was taken at a steep angle (the far cards about "
-                    f"{100 * falloff:.0f} % smaller than the middle ones): rows are misread "
-                    "more often so - hold the camera more nearly above the table, or "
-                    "calibrate (trickvision calibrate)")
+        elif falloff >= STEEP_FALLOFF:
+            notes.append(
+                f"the photo was taken at a steep angle (the far cards about "
+                f"{100 * falloff:.0f} % smaller than the middle ones): rows are misread "
+                "more often so - hold the camera more nearly above the table, or "
+                "calibrate (trickvision calibrate)")
         way = "clockwise" if turn > 0 else "counter-clockwise"
         if abs(turn) > STRAIGHTEN_UP_TO_DEGREES:
             notes.append(
                 f"the table lies turned about {abs(turn):.0f} degrees {way} in the picture: "
-                f"which row is South's cannot be told from --south {self.south}; give the "
+                f"which row is South's cannot be told from --south {self.frame.south}; give the "
                 "angle instead (--south 45: South at the bottom left, --south 315: at the "
                 "bottom right)")
             turn = 0.0
@@ -328,7 +326,7 @@ class PhotoAnalyzer:
                          "its rows were read along it")
         if level is None and not turn:
             return self.rows, "; ".join(notes) or None
-        frame = TableFrame(south=south_angle(self.south) + turn, calibration=level)
+        frame = TableFrame(south=south_angle(self.frame.south) + turn, calibration=level)
         return (RowReader(frame, self.rows.settings, players=self.rows.players),
                 "; ".join(notes))
 

@@ -8,7 +8,7 @@ import pytest
 
 from vision.table.geometry import Calibration, TableFrame
 from vision.table.rows import RowReader, measure
-from vision.table.tilt import CARD_PROPORTION, rectify_from_cards
+from vision.table.tilt import CARD_PROPORTION, level_from_cards
 
 from .conftest import BRIDGE, LONG, SHORT, make_table
 
@@ -41,7 +41,7 @@ def _rows(reading) -> dict:  # type: ignore[no-untyped-def]
 def test_a_tilted_table_is_levelled_from_its_cards(tilt):
     quads, _ = make_table(BRIDGE)
     seen = _project(_camera(tilt), quads)
-    h = rectify_from_cards(seen, SIZE)
+    h = level_from_cards(seen, SIZE).homography
     assert h is not None
     levelled = measure(_project(h, seen))
     # every card again the same size and the true proportion
@@ -63,8 +63,8 @@ def test_at_40_degrees_the_rows_need_it():
 
 def test_a_photo_from_straight_above_is_left_alone():
     quads, _ = make_table(BRIDGE)
-    assert rectify_from_cards(quads, SIZE) is None
-    assert rectify_from_cards(quads[:5], SIZE) is None  # too few cards to judge
+    assert level_from_cards(quads, SIZE).homography is None
+    assert level_from_cards(quads[:5], SIZE).homography is None  # too few cards to judge
 
 
 def test_cards_nearly_all_lying_one_way_are_not_squared():
@@ -75,7 +75,7 @@ def test_cards_nearly_all_lying_one_way_are_not_squared():
     scene = render_game_scene("bridge", "faceup", 9_960_000_015, image_size=(1280, 720),
                               tilt_deg=20.0)
     seen = np.array([c["quad"] for c in scene.truth["cards"] if c["visible_fraction"] >= 0.1])
-    h = rectify_from_cards(seen, (1280, 720))
+    h = level_from_cards(seen, (1280, 720)).homography
     assert h is not None
     aspect = np.median(measure(_project(h, seen)).aspect)
     assert CARD_PROPORTION[0] <= aspect <= CARD_PROPORTION[1]

@@ -228,13 +228,14 @@ class TableFrame:
         object.__setattr__(self, "matrix", turn @ h)
 
     def to_table(self, points: np.ndarray) -> np.ndarray:
-        return _apply(self.matrix, points)
+        return apply_homography(self.matrix, points)
 
     def to_image(self, points: np.ndarray) -> np.ndarray:
-        return _apply(np.linalg.inv(self.matrix), points)
+        return apply_homography(np.linalg.inv(self.matrix), points)
 
 
-def _apply(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
+def apply_homography(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """``points`` (..., 2) mapped by the 3x3 ``matrix`` (projectively)."""
     pts = np.asarray(points, dtype=np.float64)
     flat = pts.reshape(-1, 2)
     homog = np.column_stack([flat, np.ones(len(flat))]) @ matrix.T

@@ -13,13 +13,18 @@ any more, and the rows are misread. Two facts about the cards undo it:
    the rows and across them are squeezed differently by it; the one stretch that gives them
    all the same proportion undoes it.
 
-:func:`rectify_from_cards` returns the image -> table homography, or None for a photo taken
-from (nearly) straight above or when the cards do not agree on a tilt.
+:func:`level_from_cards` returns the image -> table homography (None for a photo taken from
+nearly straight above, or when the cards do not agree on a tilt) and the fall-off of card size
+it was found from, a measure of how steeply the camera looked.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
+
+from vision.table.geometry import apply_homography
 
 #: Fewest cards to fit a tilt to.
 MIN_CARDS = 8
@@ -45,12 +50,6 @@ def _aspects(quads: np.ndarray) -> np.ndarray:
     e = np.linalg.norm(np.roll(quads, -1, axis=-2) - quads, axis=-1)  # (..., 4)
     a, b = (e[..., 0] + e[..., 2]) / 2, (e[..., 1] + e[..., 3]) / 2
     return np.maximum(a, b) / np.maximum(np.minimum(a, b), 1e-9)
-
-
-def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    flat = pts.reshape(-1, 2)
-    q = np.column_stack([flat, np.ones(len(flat))]) @ h.T
-    return (q[:, :2] / q[:, 2:3]).reshape(pts.shape)
 
 
 def _spread(values: np.ndarray) -> float:
@@ -89,10 +88,11 @@ def _best_stretch(shapes: np.ndarray, angles: np.ndarray, factors: np.ndarray
 
 
 def _horizon(q: np.ndarray, w: np.ndarray, centre: np.ndarray
-             ) -> tuple[float, np.ndarray, np.ndarray] | None:
+             ) -> tuple[float, np.ndarray, np.ndarray, float] | None:
     """The fit of the cube root of card area to position (relative to ``centre``): its value
-    at the centre, its gradient, and which cards fit (outliers - boxes of two cards - left
-    out); None for too few cards or too small a fall-off to be a tilt."""
+    at the centre, its gradient, which cards fit (outliers - boxes of two cards - left out) and
+    the fall-off it makes across half the picture's diagonal; None for too few cards or no
+    size left at the centre."""
     pos = q.mean(axis=1) - centre
     size = np.cbrt(_areas(q))
     keep = size > 0
@@ -106,60 +106,54 @@ def _horizon(q: np.ndarray, w: np.ndarray, centre: np.ndarray
         if keep.sum() < MIN_CARDS:
             return None
     gamma, grad = float(coef[0]), coef[1:]
-    if gamma <= 0 or np.linalg.norm(grad) * float(np.hypot(*centre)) / gamma < MIN_FALLOFF:
+    if gamma <= 0:
         return None
-    return gamma, grad, keep
-
-
-def size_falloff(quads: np.ndarray, image_size: tuple[int, int],
-                 weights: np.ndarray | None = None) -> float:
-    """How much smaller the cards come out across half the picture's diagonal (the fit of
-    :func:`rectify_from_cards`, as a fraction; 0 when there is no fall-off to speak of): a
-    measure of how steeply the camera looked at the table."""
-    q = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
-    if len(q) < MIN_CARDS:
-        return 0.0
-    w = np.ones(len(q)) if weights is None else np.clip(np.asarray(weights, float), 1e-3, None)
-    centre = np.array(image_size, dtype=np.float64) / 2.0
-    fit = _horizon(q, w, centre)
-    if fit is None:
-        return 0.0
-    gamma, grad, _ = fit
-    return float(np.linalg.norm(grad) * np.hypot(*centre) / gamma)
+    return gamma, grad, keep, float(np.linalg.norm(grad) * np.hypot(*centre) / gamma)
 
 
 def _keep_scale(h: np.ndarray, middle: np.ndarray) -> np.ndarray:
     """``h`` scaled and moved so that at ``middle`` it keeps the picture's scale and place."""
-    step = _apply(h, np.array([middle, middle + (1.0, 0.0), middle + (0.0, 1.0)]))
+    step = apply_homography(h, np.array([middle, middle + (1.0, 0.0), middle + (0.0, 1.0)]))
     (ax, ay), (bx, by) = step[1] - step[0], step[2] - step[0]
     scale = np.sqrt(abs(ax * by - ay * bx))
     h = np.diag([1 / scale, 1 / scale, 1.0]) @ h
-    moved = _apply(h, middle[None])[0]
+    moved = apply_homography(h, middle[None])[0]
     h = np.array([[1.0, 0.0, middle[0] - moved[0]], [0.0, 1.0, middle[1] - moved[1]],
                   [0.0, 0.0, 1.0]]) @ h
     return h / h[2, 2]
 
 
-def rectify_from_cards(quads: np.ndarray, image_size: tuple[int, int],
-                       weights: np.ndarray | None = None) -> np.ndarray | None:
-    """The homography (3x3, image pixels -> table plane) that undoes the camera's tilt, found
-    from the cards' sizes and shapes; None when there is no tilt to undo or too little to go
-    by. The table plane keeps the picture's scale and position at the cards' middle, and the
-    roll is left as it was (:func:`~vision.table.geometry.table_turn` reads it afterwards)."""
+class Levelling(NamedTuple):
+    """What :func:`level_from_cards` found: the homography (3x3, image pixels -> table plane)
+    that undoes the camera's tilt, or None; and how much smaller the cards come out across
+    half the picture's diagonal (a fraction, 0 when there is nothing to fit)."""
+
+    homography: np.ndarray | None
+    falloff: float
+
+
+def level_from_cards(quads: np.ndarray, image_size: tuple[int, int],
+                     weights: np.ndarray | None = None) -> Levelling:
+    """The tilt undone from the cards' sizes and shapes (no homography when there is no tilt
+    to undo or too little to go by), with the size fall-off it rests on. The table plane
+    keeps the picture's scale and position at the cards' middle, and the roll is left as it
+    was (:func:`~vision.table.geometry.table_turn` reads it afterwards)."""
     q = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
     if len(q) < MIN_CARDS:
-        return None
+        return Levelling(None, 0.0)
     w = np.ones(len(q)) if weights is None else np.clip(np.asarray(weights, float), 1e-3, None)
     centre = np.array(image_size, dtype=np.float64) / 2.0
     fit = _horizon(q, w, centre)
     if fit is None:
-        return None
-    gamma, grad, keep = fit
+        return Levelling(None, 0.0)
+    gamma, grad, keep, falloff = fit
+    if falloff < MIN_FALLOFF:
+        return Levelling(None, falloff)
     # 1. the horizon (size zero) sent to infinity: every card equally large
     to_centre = np.array([[1.0, 0.0, -centre[0]], [0.0, 1.0, -centre[1]], [0.0, 0.0, 1.0]])
     flatten = np.eye(3)
     flatten[2, :2] = grad / gamma
-    affine = _apply(flatten @ to_centre, q[keep])
+    affine = apply_homography(flatten @ to_centre, q[keep])
     # 2. the stretch (a direction and a factor) that gives every card the same proportion:
     # a coarse search, then a finer one around its best
     base = _spread(np.log(_aspects(q[keep])))  # the cards as the photo shows them
@@ -169,10 +163,10 @@ def rectify_from_cards(quads: np.ndarray, image_size: tuple[int, int],
     best = _best_stretch(affine, best[1] + np.radians(np.arange(-12.0, 12.1, 3.0)),
                          best[2] * np.exp(np.linspace(-step, step, 9)))
     if best[0] > MIN_GAIN * base:
-        return None
+        return Levelling(None, falloff)
     v = np.array([np.cos(best[1]), np.sin(best[1])])
     stretch = np.eye(3)
     stretch[:2, :2] = np.eye(2) + (best[2] - 1.0) * np.outer(v, v)
     h = stretch @ flatten @ to_centre
     middle = np.average(q.mean(axis=1)[keep], axis=0, weights=w[keep])
-    return _keep_scale(h, middle)
+    return Levelling(_keep_scale(h, middle), falloff)

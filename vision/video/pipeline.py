@@ -95,7 +95,7 @@ class PhotoAnalyzerAdapter:
         # the camera does not move: the table's middle is learnt once, not guessed per frame
         self.centre = FixedTableCentre(self.inner.frame)
         self.warned_greyscale = False
-        self.turned = TurnedCamera(self.inner.south)
+        self.turned = TurnedCamera(self.inner.frame.south)
 
     def analyse(self, image: np.ndarray, t: float, pos: float | None) -> TableReading:
         centre = self.centre.value((int(image.shape[1]), int(image.shape[0])))
