@@ -77,7 +77,7 @@ def annotate(image: np.ndarray, reading: TableReading, report: Any | None = None
         _label(canvas, card, text, WHITE, font)
 
     lines = _header_lines(reading, report)
-    header = _header_box(lines, font, thick)
+    header = _header_box((w, h), lines, font, thick)
     _seat_totals(canvas, reading, bad_rows, font, thick, avoid=header)
     _header(canvas, lines, font, thick)
     return canvas
@@ -207,22 +207,24 @@ def _header_lines(reading: TableReading, report: Any | None) -> list[str]:
     return [line[:120] for line in lines]
 
 
-def _header_box(lines: list[str], font: float, thick: int) -> Box | None:
-    """The box the header's lines cover (None without lines)."""
-    if not lines:
+def _header_places(lines: list[str], font: float) -> list[tuple[str, tuple[int, int]]]:
+    """Where each of the header's lines is written (its baseline's start)."""
+    first, step = int(30 * font / 0.45), int(26 * font / 0.45 * 1.3)
+    return [(line, (10, first + k * step)) for k, line in enumerate(lines)]
+
+
+def _header_box(size: tuple[int, int], lines: list[str], font: float, thick: int
+                ) -> Box | None:
+    """The box the header's lines cover on an image of ``size`` (None without lines)."""
+    boxes = [_text_box(size, line, at, font * 1.3, weight=max(1, thick // 2))[2]
+             for line, at in _header_places(lines, font)]
+    if not boxes:
         return None
-    weight = max(1, thick // 2)
-    width = max(cv2.getTextSize(line, cv2.FONT_HERSHEY_SIMPLEX, font * 1.3, weight)[0][0]
-                for line in lines)
-    (_, th), base = cv2.getTextSize("Ag", cv2.FONT_HERSHEY_SIMPLEX, font * 1.3, weight)
-    first = int(30 * font / 0.45)
-    step = int(26 * font / 0.45 * 1.3)
-    return (8, first - th - 2, 10 + width + 2, first + step * (len(lines) - 1) + base)
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+            max(b[3] for b in boxes))
 
 
 def _header(canvas: np.ndarray, lines: list[str], font: float, thick: int) -> None:
-    y = int(30 * font / 0.45)
-    for line in lines:
+    for line, at in _header_places(lines, font):
         colour = RED if line.startswith("!") else WHITE
-        _text(canvas, line, (10, y), colour, font * 1.3, weight=max(1, thick // 2))
-        y += int(26 * font / 0.45 * 1.3)
+        _text(canvas, line, at, colour, font * 1.3, weight=max(1, thick // 2))
