@@ -94,6 +94,13 @@ def parse_contract(text: str | None, declarer: str | None) -> Contract | None:
     return Contract(trump=trump, declarer=seat, kind=ContractKind.TRICKS, level=level)
 
 
+def deal_options(args: argparse.Namespace) -> tuple[Contract | None, Seat | None, Seat | None]:
+    """The deal's facts given as options: contract, dealer, first leader (checked)."""
+    return (parse_contract(args.contract, args.declarer),
+            Seat.from_str(args.dealer) if args.dealer else None,
+            Seat.from_str(args.first_leader) if args.first_leader else None)
+
+
 def build_analyzer(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from vision.detect.onnx_detector import CardDetector
     from vision.pipeline import PhotoAnalyzer
@@ -117,9 +124,7 @@ def analyze_photo(args: argparse.Namespace, photo: str | Path, analyzer: Any = N
     problems and files are put there (the caller prints one line per photo)."""
     from vision.pipeline import full_report_dict, load_image, read_photo_bytes, reading_to_dict
 
-    contract = parse_contract(args.contract, args.declarer)
-    dealer = Seat.from_str(args.dealer) if args.dealer else None
-    first = Seat.from_str(args.first_leader) if args.first_leader else None
+    contract, dealer, first = deal_options(args)
     image = load_image(photo)  # checks the file and gives the picture to draw on
     analyzer = analyzer or build_analyzer(args)
     reading = analyzer.read_encoded(read_photo_bytes(photo), str(photo))
@@ -234,10 +239,7 @@ def run(args: argparse.Namespace) -> int:
         twice = sorted({s for s in stems if stems.count(s) > 1})
         raise InputFileError(f"photos named alike ({', '.join(twice)}) would overwrite each "
                              "other's files in --out; give them one at a time or rename them")
-    parse_contract(args.contract, args.declarer)  # a bad option is said once, not per photo
-    for seat in (args.dealer, args.first_leader):
-        if seat:
-            Seat.from_str(seat)
+    deal_options(args)  # a bad option is said once, not for every photo
     analyzer = build_analyzer(args)
     codes = []
     for photo in photos:
@@ -255,7 +257,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(json.dumps(line), flush=True)
     # an unusable photo among readable ones is a problem (1), not unusable input (2)
-    return 2 if all(c == 2 for c in codes) else max(min(c, 1) if c == 2 else c for c in codes)
+    return 2 if all(c == 2 for c in codes) else max(1 if c == 2 else c for c in codes)
 
 
 def _summary_text(line: dict[str, Any]) -> str:
