@@ -137,11 +137,11 @@ def render_game_scene(
         style = sample_table_style(r_style, game=name, image_size=image_size, hard=hard,
                                    held_out_faces=held_out_faces, held_out=held_out,
                                    overlap=overlap)
-    if roll_deg:
-        style = replace(style, camera=replace(style.camera,
-                                              roll_deg=style.camera.roll_deg + roll_deg))
-    if tilt_deg is not None:
-        style = replace(style, camera=replace(style.camera, tilt_deg=float(tilt_deg)))
+    if roll_deg or tilt_deg is not None:
+        cam = style.camera
+        style = replace(style, camera=replace(
+            cam, roll_deg=cam.roll_deg + roll_deg,
+            tilt_deg=cam.tilt_deg if tilt_deg is None else float(tilt_deg)))
     g = find_game(name)
     if stage == "mid":
         if n_tricks is None:
