@@ -244,9 +244,10 @@ def event_from_dict(d: dict[str, Any]) -> Event:
             return DealFinished(t=t, deal=deal, tricks=int(d["tricks"]),
                                 result=tuple((str(k), int(v)) for k, v in d["result"].items()))
         if kind in ("alert", "alert_withdrawn"):
-            fields = dict(t=t, deal=deal, alert=str(d["alert"]), seat=_opt_seat(d["seat"]),
-                          trick=None if d["trick"] is None else int(d["trick"]),
-                          message=str(d.get("message", "")))
+            fields: dict[str, Any] = dict(
+                t=t, deal=deal, alert=str(d["alert"]), seat=_opt_seat(d["seat"]),
+                trick=None if d["trick"] is None else int(d["trick"]),
+                message=str(d.get("message", "")))
             if kind == "alert":
                 return Alert(**fields)
             lies = d.get("orientation")
