@@ -77,6 +77,12 @@ ALIGN_DROP_READ = 0.5
 #: suit costs this much: most cards follow suit, so in face-up rows the suits show where a
 #: row's cards belong.
 ALIGN_OFF_SUIT = 0.3
+#: Other alignments of a row worth playing through: those that cost at most this much more
+#: than the best (a misplaced suit or an unread card's place, not another gap or misfit),
+#: at most this many per row, found within this many search steps.
+ALIGN_ALTERNATIVE_MARGIN = 0.5
+ALIGN_ALTERNATIVES = 8
+ALIGN_SEARCH_STEPS = 4000
 #: Hypotheses that need as few contradictions as each other are told apart by what their
 #: repairs of the rows cost at the alignment's prices (leaving out a sure or a read card
 #: costs more than leaving out an unsure box): the cheaper one is taken when it is cheaper
@@ -584,25 +590,34 @@ class _Reconstruction:
         # with several wrong rows, the first one aligned has little to go by: each of them
         # goes first once (the others then follow it)
         for first in wrong_length if len(wrong_length) > 1 else [None]:
-            aligned = self._aligned_grid(cards, orients, cands, wrong_length, target, first)
-            if aligned is not None and all(g.repairs != aligned.repairs for g in grids):
-                grids.append(aligned)
+            for aligned in self._aligned_grids(cards, orients, cands, wrong_length, target,
+                                               first):
+                if all(g.repairs != aligned.repairs for g in grids):
+                    grids.append(aligned)
         return grids
 
-    def _aligned_grid(self, cards: dict[Seat, list[Card | None]],
-                      orients: dict[Seat, list[Orientation]],
-                      cands: dict[Seat, list[tuple[Card, ...]]], wrong_length: list[Seat],
-                      target: int, first: Seat | None = None) -> _Grid | None:
+    def _aligned_grids(self, cards: dict[Seat, list[Card | None]],
+                       orients: dict[Seat, list[Orientation]],
+                       cands: dict[Seat, list[tuple[Card, ...]]], wrong_length: list[Seat],
+                       target: int, first: Seat | None = None, alternatives: bool = True
+                       ) -> list[_Grid]:
         """Every row of the wrong length aligned with the rows of the right one.
 
         Each wrong row in turn (``first``, else the least wrong, first) is matched against
         what the rows already aligned say about each trick, leaving out the cards (and
         leaving empty the tricks) that make it fit best - any number of them, in any rows,
         where ``_grids``'s exhaustive repairs stop at one card in one row.
+
+        The first grid is that alignment. Where a row whose faces were read could be aligned
+        nearly as well in another way (a missing card of a run of like cards, whose faces
+        then fall into other tricks), each such way, with the other rows as aligned, follows
+        as a grid of its own, its repairs dearer by what it costs more: the orientations can
+        hardly tell them apart, the play through the rules can - it is taken only when the
+        play fits it better.
         """
         n = min(target, self.game.hand_size)
         if not wrong_length or n <= 0:
-            return None
+            return []
         confidence = {s: [e.confidence for e in self.obs.rows.get(s, [])] for s in self.seats}
         refs = {s: orients[s] for s in self.seats if len(orients.get(s, ())) == target}
         ref_cards = {s: cards[s] for s in refs}
@@ -611,30 +626,59 @@ class _Reconstruction:
         new_orients = {s: list(orients[s][:n]) for s in self.seats}
         new_cands = {s: list(cands[s][:n]) for s in self.seats}
         done: dict[Seat, tuple[list[int | None], list[int]]] = {}
-        # Every row is aligned with the rows already aligned (with nothing to go by, the
-        # first keeps its surest cards), then each once more with all the others.
-        for s in order + [s for s in order if len(order) > 1]:
+
+        def evidence(s: Seat) -> tuple[list[Orientation | None], list[Suit | None]]:
             others = {r: col for r, col in refs.items() if r != s}
             expected = [self._expected(s, i, others) for i in range(n)]
             suits = [_common_suit([col[i] for r, col in ref_cards.items() if r != s
                                    and i < len(col)]) for i in range(n)]
-            places, dropped = done[s] = _align(orients[s], confidence[s], expected,
-                                               cards[s], suits)
+            return expected, suits
+
+        def place(s: Seat, places: list[int | None]) -> None:
             new_cards[s] = [cards[s][k] if k is not None else None for k in places]
             new_orients[s] = [orients[s][k] if k is not None else UNKNOWN for k in places]
             new_cands[s] = [cands[s][k] if k is not None else () for k in places]
+
+        # Every row is aligned with the rows already aligned (with nothing to go by, the
+        # first keeps its surest cards), then each once more with all the others.
+        for s in order + [s for s in order if len(order) > 1]:
+            expected, suits = evidence(s)
+            places, dropped = done[s] = _align(orients[s], confidence[s], expected,
+                                               cards[s], suits)
+            place(s, places)
             refs[s] = new_orients[s]
             ref_cards[s] = new_cards[s]
-        repairs: list[tuple[str, Seat, int]] = []
-        cost = 0.0
-        for s in order:
-            places, dropped = done[s]
-            repairs += [("extra", s, k + 1) for k in dropped]
-            repairs += [("gap", s, i + 1) for i, k in enumerate(places) if k is None]
-            cost += sum(self._drop_cost(s, k, cards[s]) for k in dropped)
-            cost += ALIGN_GAP * sum(k is None for k in places)
-        return self._grid(new_cards, new_orients, new_cands, tuple(repairs), n=n,
-                          repair_cost=cost)
+
+        def grid(worse: float = 0.0) -> _Grid:
+            repairs: list[tuple[str, Seat, int]] = []
+            cost = worse
+            for s in order:
+                places, dropped = done[s]
+                repairs += [("extra", s, k + 1) for k in dropped]
+                repairs += [("gap", s, i + 1) for i, k in enumerate(places) if k is None]
+                cost += sum(self._drop_cost(s, k, cards[s]) for k in dropped)
+                cost += ALIGN_GAP * sum(k is None for k in places)
+            return self._grid(new_cards, new_orients, new_cands, tuple(repairs), n=n,
+                              repair_cost=cost)
+
+        grids = [grid()]
+        seen = {_grid_content(grids[0])}
+        for s in order if alternatives else []:
+            if all(c is None for c in cards[s]):
+                continue  # face down: the orientations are all there is to align by
+            best = done[s]
+            expected, suits = evidence(s)
+            for worse, places, dropped in _align_alternatives(
+                    orients[s], confidence[s], expected, cards[s], suits):
+                done[s] = (places, dropped)
+                place(s, places)
+                g = grid(worse)
+                if _grid_content(g) not in seen:
+                    seen.add(_grid_content(g))
+                    grids.append(g)
+            done[s] = best
+            place(s, best[0])
+        return grids
 
     def _drop_cost(self, seat: Seat, k: int, row: list[Card | None]) -> float:
         """The alignment's price of leaving out ``seat``'s card at index ``k`` (``row``: its
@@ -701,7 +745,9 @@ class _Reconstruction:
                  sum(c is not None for c in cards[s]) >= 3]
         if not faced:
             return chain
-        grid = self._aligned_grid(cards, orients, cands, wrong_length + faced, target)
+        grids = self._aligned_grids(cards, orients, cands, wrong_length + faced, target,
+                                    alternatives=False)
+        grid = grids[0] if grids else None
         if grid is None or not any(r[1] in faced for r in grid.repairs):
             return chain
         shifted = self._run_chain(grid, chain.trump, chain.first, chain.contract)
@@ -1249,16 +1295,13 @@ def _drop_cost(confidence: float | None, face: Card | None) -> float:
     return ALIGN_DROP + ALIGN_DROP_SURE * sure + (ALIGN_DROP_READ if face is not None else 0.0)
 
 
-def _align(orients: list[Orientation], confidence: list[float | None],
-           expected: list[Orientation | None], cards: list[Card | None] | None = None,
-           suits: list[Suit | None] | None = None) -> tuple[list[int | None], list[int]]:
-    """Best monotone matching of a row's cards to the tricks' expected orientations (and,
-    where the faces were read, to the suit the trick's other cards share: ``suits``).
-
-    Returns, per trick, the index of the row card placed there (None: a gap) and the indexes
-    of the cards left out. Edit distance: each card is matched, dropped or each trick left
-    empty, at the ``ALIGN_*`` costs.
-    """
+def _align_table(orients: list[Orientation], confidence: list[float | None],
+                 expected: list[Orientation | None], cards: list[Card | None] | None,
+                 suits: list[Suit | None] | None
+                 ) -> tuple[list[list[float]], list[list[str]], list[list[float]], list[float]]:
+    """The edit-distance table of :func:`_align`: the least cost of reaching each (cards
+    placed, tricks filled), the move that reached it, and the prices of placing each card
+    in each trick and of leaving each card out."""
     n, m = len(orients), len(expected)
     inf = float("inf")
     cost = [[inf] * (m + 1) for _ in range(n + 1)]
@@ -1290,6 +1333,21 @@ def _align(orients: list[Orientation], confidence: list[float | None],
             if i < m and here + ALIGN_GAP < row[i + 1]:
                 row[i + 1] = here + ALIGN_GAP
                 move[k][i + 1] = "gap"
+    return cost, move, match, drop
+
+
+def _align(orients: list[Orientation], confidence: list[float | None],
+           expected: list[Orientation | None], cards: list[Card | None] | None = None,
+           suits: list[Suit | None] | None = None) -> tuple[list[int | None], list[int]]:
+    """Best monotone matching of a row's cards to the tricks' expected orientations (and,
+    where the faces were read, to the suit the trick's other cards share: ``suits``).
+
+    Returns, per trick, the index of the row card placed there (None: a gap) and the indexes
+    of the cards left out. Edit distance: each card is matched, dropped or each trick left
+    empty, at the ``ALIGN_*`` costs.
+    """
+    _, move, _, _ = _align_table(orients, confidence, expected, cards, suits)
+    n, m = len(orients), len(expected)
     places: list[int | None] = [None] * m
     dropped: list[int] = []
     k, i = n, m
@@ -1304,6 +1362,49 @@ def _align(orients: list[Orientation], confidence: list[float | None],
         else:
             i -= 1
     return places, sorted(dropped)
+
+
+def _align_alternatives(orients: list[Orientation], confidence: list[float | None],
+                        expected: list[Orientation | None], cards: list[Card | None],
+                        suits: list[Suit | None]
+                        ) -> list[tuple[float, list[int | None], list[int]]]:
+    """The alignments of :func:`_align` that cost at most ``ALIGN_ALTERNATIVE_MARGIN`` more
+    than the best, cheapest first, at most ``ALIGN_ALTERNATIVES`` of them (the best itself
+    among them), each with what it costs more than the best."""
+    cost, _, match, drop = _align_table(orients, confidence, expected, cards, suits)
+    n, m = len(orients), len(expected)
+    limit = cost[n][m] + ALIGN_ALTERNATIVE_MARGIN + 1e-9
+    found: list[tuple[float, list[int | None], list[int]]] = []
+    budget = [ALIGN_SEARCH_STEPS]
+
+    def walk(k: int, i: int, acc: float, places: list[int | None], dropped: list[int]) -> None:
+        # backwards from the end; every step keeps the whole path within the limit
+        budget[0] -= 1
+        if budget[0] < 0:
+            return
+        if k == 0 and i == 0:
+            found.append((acc, list(places), sorted(dropped)))
+            return
+        if k and i and cost[k - 1][i - 1] + match[k - 1][i - 1] + acc <= limit:
+            places[i - 1] = k - 1
+            walk(k - 1, i - 1, acc + match[k - 1][i - 1], places, dropped)
+            places[i - 1] = None
+        if k and cost[k - 1][i] + drop[k - 1] + acc <= limit:
+            dropped.append(k - 1)
+            walk(k - 1, i, acc + drop[k - 1], places, dropped)
+            dropped.pop()
+        if i and cost[k][i - 1] + ALIGN_GAP + acc <= limit:
+            walk(k, i - 1, acc + ALIGN_GAP, places, dropped)
+
+    walk(n, m, 0.0, [None] * m, [])
+    found.sort(key=lambda f: f[0])
+    return [(max(0.0, c - cost[n][m]), p, d) for c, p, d in found[:ALIGN_ALTERNATIVES]]
+
+
+def _grid_content(grid: _Grid) -> tuple[object, ...]:
+    """What a grid says (its cards and orientations per seat): two alignments that place a
+    row's gap at different cards of a run of like ones say the same."""
+    return tuple((s, tuple(grid.cards[s]), tuple(grid.orients[s])) for s in sorted(grid.cards))
 
 
 def _other(o: Orientation) -> str:

@@ -361,6 +361,23 @@ def test_of_two_repairs_that_fit_alike_the_one_leaving_out_an_unsure_box_is_take
     assert w_issue.positions == (10,)
 
 
+def test_a_row_two_cards_short_is_aligned_where_the_play_fits_not_where_the_first_gap_fell(
+) -> None:
+    # A face-up preferans photo (seed 9e9 + 70): N's row lost two cards (DQ, won at trick 5,
+    # and S9). By the orientations alone the gaps could go before or after CQ (N won tricks
+    # 4 and 5); only CQ in the club trick (S C7, W C8) lets the play through without a
+    # revoke, and N then takes trick 5 too. The first alignment found put CQ in trick 5.
+    obs = Observation("preferans", rows(
+        N="lost:D8 won:DK lost:- won:CQ lost:- lost:C9 lost:DJ lost:CJ",
+        S="lost:D9 lost:HQ won:HT lost:C7 lost:S7 won:SJ won:SK won:- won:ST won:H7",
+        W="won:DA lost:D7 lost:H9 lost:C8 lost:DT lost:CT lost:HA lost:HJ lost:- lost:CK",
+    ))
+    r = reconstruct(obs)
+    assert r.result == {"N": 3, "S": 6, "W": 1}
+    assert r.trick(4).cards[N] == Card.from_str("CQ") and r.trick(4).winner == N
+    assert r.trick(5).winner == N and r.trick(5).cards.get(N) is None
+
+
 def test_two_long_rows_are_aligned_with_each_other_whichever_has_less_to_go_by() -> None:
     # A l'hombre photo (seeds 5.2e9 + 2): N's and E's rows each hold two cards too many and
     # S lost every trick, so neither long row can be aligned with S's alone; aligned N first,
