@@ -88,6 +88,11 @@ ALIGN_SEARCH_STEPS = 4000
 #: costs more than leaving out an unsure box): the cheaper one is taken when it is cheaper
 #: by more than this; closer ones stay tied (and the tricks they disagree on undetermined).
 REPAIR_TIE = 0.05
+#: A deal still being played, its rows of two lengths a card apart: the length most rows
+#: have is taken for the tricks played, the other tried too, and taken when its
+#: contradictions and repairs together come to less by more than this (half a card left
+#: out): two boxes for one card and a card missed are both common.
+OTHER_LENGTH_COST = 0.3
 
 #: A trick whose unread faces have candidates (cards the reader hesitated between) none of
 #: which fits the play: weak evidence against the hypothesis (trump, leader) that needs it,
@@ -262,6 +267,8 @@ class _Grid:
     #: What the gaps and left-out cards of this alignment cost (``ALIGN_*`` prices), the
     #: rows as read with their short rows' gaps at the end and long rows' last cards out.
     repair_cost: float = 0.0
+    #: The number of cards every row was taken to hold.
+    target: int = 0
     #: Steps already worked out on this grid: (trump, contract, trick, leaders) -> result.
     memo: dict[tuple[Suit | None, Contract, int, frozenset[Seat]], tuple[_Step, float]] = \
         field(default_factory=dict, repr=False, compare=False)
@@ -326,6 +333,10 @@ def _totals_from_rows(game: Game, seats: tuple[Seat, ...], rows: dict[Seat, list
 def reconstruct(observation: Observation) -> Report:
     """Reconstruct the play from an observation; contradictions become ``Report.issues``."""
     return _Reconstruction(observation).run()
+
+
+#: What the choice of hypothesis gives: trump, first leader, the chain, contract, leader.
+_Choice = tuple[Inference, Inference, _Chain, "Contract | None", "Seat | None"]
 
 
 class _Reconstruction:
@@ -427,11 +438,15 @@ class _Reconstruction:
             # rows of equal length outvote the others; between equally many, the shorter
             # (a camera sees a card twice more often than it misses one)
             target = min(n for n, k in counts.items() if k == top) if counts else 0
-        wrong_length = [s for s in seats if lengths[s] != target and s in obs.rows]
         self.n_tricks = min(longest, g.hand_size)
-
-        grids = self._grids(cards, orients, cands, wrong_length, target)
-        trump_info, leader_info, chain, contract, first_leader = self._choose_chain(grids)
+        chosen = self._choose_chain(self._grids(cards, orients, cands,
+                                                [s for s in seats if lengths[s] != target
+                                                 and s in obs.rows], target))
+        if not complete:
+            chosen = self._other_length(chosen, target, lengths, cards, orients, cands)
+        trump_info, leader_info, chain, contract, first_leader = chosen
+        target = chain.grid.target
+        wrong_length = [s for s in seats if lengths[s] != target and s in obs.rows]
         chain = self._try_swaps(chain, contract)
         chain = self._try_shift(chain, cards, orients, cands, wrong_length, target)
         self._length_issues(chain, wrong_length, lengths, target, bool(complete))
@@ -522,11 +537,33 @@ class _Reconstruction:
         top = max((p for _, p in kept), default=0.0)
         return tuple(c for c, p in kept if p >= CANDIDATE_MIN_SHARE * top)
 
+    def _other_length(self, chosen: _Choice, target: int, lengths: dict[Seat, int],
+                      cards: dict[Seat, list[Card | None]],
+                      orients: dict[Seat, list[Orientation]],
+                      cands: dict[Seat, list[tuple[Card, ...]]]) -> _Choice:
+        """A deal still being played whose rows differ in length by a card: the rows taken
+        to hold a card more or less than most of them do, when that explains them better -
+        fewer contradictions and repairs together, by more than ``OTHER_LENGTH_COST``."""
+        def total(choice: _Choice) -> float:
+            return choice[2].score + choice[2].grid.repair_cost
+
+        best, kept = chosen, (self._ties, self.deduced)
+        for t in sorted({n for n in lengths.values()
+                         if abs(n - target) == 1 and 0 < n <= self.game.hand_size}):
+            self._ties, self.deduced = [], {}
+            other = self._choose_chain(self._grids(
+                cards, orients, cands, [s for s in self.seats if lengths[s] != t
+                                        and s in self.obs.rows], t))
+            if total(other) + OTHER_LENGTH_COST < total(best):
+                best, kept = other, (self._ties, self.deduced)
+        self._ties, self.deduced = kept
+        return best
+
     # ----------------------------------------------------------------------------- grids
     def _grid(self, cards: dict[Seat, list[Card | None]], orients: dict[Seat, list[Orientation]],
               cands: dict[Seat, list[tuple[Card, ...]]],
               repairs: tuple[tuple[str, Seat, int], ...] = (), n: int | None = None,
-              repair_cost: float = 0.0) -> _Grid:
+              repair_cost: float = 0.0, *, target: int) -> _Grid:
         n = self.n_tricks if n is None else n
         seats = self.seats
         # positions past the last trick are not part of the play (and must not count as
@@ -545,7 +582,7 @@ class _Reconstruction:
                      verdicts=[self._verdict(o) for o in trick_orients],
                      candidates=cands, trick_candidates=trick_cands,
                      repairs=repairs,
-                     repair_cost=repair_cost)
+                     repair_cost=repair_cost, target=target)
 
     def _grids(self, cards: dict[Seat, list[Card | None]],
                orients: dict[Seat, list[Orientation]], cands: dict[Seat, list[tuple[Card, ...]]],
@@ -561,7 +598,8 @@ class _Reconstruction:
         left_out = sum(ALIGN_GAP * max(target - len(cards[s]), 0) + sum(
             self._drop_cost(s, k, cards[s]) for k in range(target, len(cards[s])))
             for s in wrong_length)
-        base = self._grid(base_cards, base_orients, base_cands, repair_cost=left_out)
+        base = self._grid(base_cards, base_orients, base_cands, repair_cost=left_out,
+                          target=target)
         grids = [base]
         # every single repair of one row: only where one row is wrong (with several, one
         # repair leaves the others wrong; the alignment below repairs them all at once)
@@ -577,7 +615,7 @@ class _Reconstruction:
                     o2[s] = orients[s][:p] + [UNKNOWN] + orients[s][p:]
                     k2[s] = cands[s][:p] + [()] + cands[s][p:]
                     grids.append(self._grid(c2, o2, k2, (("gap", s, p + 1),),
-                                            repair_cost=ALIGN_GAP))
+                                            repair_cost=ALIGN_GAP, target=target))
             elif len(row) == target + 1:
                 base.repairs += (("extra", s, len(row)),)
                 for p in range(len(row) - 1):
@@ -586,7 +624,8 @@ class _Reconstruction:
                     o2[s] = orients[s][:p] + orients[s][p + 1:]
                     k2[s] = cands[s][:p] + cands[s][p + 1:]
                     grids.append(self._grid(c2, o2, k2, (("extra", s, p + 1),),
-                                            repair_cost=self._drop_cost(s, p, row)))
+                                            repair_cost=self._drop_cost(s, p, row),
+                                            target=target))
         # with several wrong rows, the first one aligned has little to go by: each of them
         # goes first once (the others then follow it)
         for first in wrong_length if len(wrong_length) > 1 else [None]:
@@ -659,7 +698,7 @@ class _Reconstruction:
                 cost += sum(self._drop_cost(s, k, cards[s]) for k in dropped)
                 cost += ALIGN_GAP * sum(k is None for k in places)
             return self._grid(new_cards, new_orients, new_cands, tuple(repairs), n=n,
-                              repair_cost=cost)
+                              repair_cost=cost, target=target)
 
         grids = [grid()]
         seen = {_grid_content(grids[0])}
@@ -721,7 +760,7 @@ class _Reconstruction:
                     k = grid.candidates[s]
                     k2[s] = k[:p] + [k[p + 1], k[p]] + k[p + 2:]
                     g2 = self._grid(c2, o2, k2, grid.repairs + (("swap", s, p + 1),),
-                                    repair_cost=grid.repair_cost)
+                                    repair_cost=grid.repair_cost, target=grid.target)
                     found.append(self._run_chain(g2, chain.trump, chain.first, contract))
             if not found:
                 break
@@ -1164,7 +1203,7 @@ class _Reconstruction:
         for (s, i), card in filling.items():
             rows[s][i] = card
         filled = self._grid(rows, grid.orients, grid.candidates, grid.repairs, n=n,
-                            repair_cost=grid.repair_cost)
+                            repair_cost=grid.repair_cost, target=grid.target)
         self.deduced = filling
         return [self._run_chain(filled, c.trump, c.first, c.contract) if c.grid is grid else c
                 for c in chains]
