@@ -12,7 +12,9 @@ with the ground truth:
   won/lost/unknown/missed confusion;
 - confident-wrong readings (won read as lost or the reverse; ``unknown`` is not wrong);
 - rows with the exact number of cards, cards in the right seat and position;
-- photos whose totals (the reconstruction's result) are all exact;
+- photos whose totals (the reconstruction's result) are all exact; reports raising no issue
+  (what a director can take as it stands) and how many of them are exact; wrong totals the
+  report does not flag;
 - face-up identity accuracy when an identity model is installed: face-up row cards, and the
   face-up cards of the trick in progress (mid-play scenes);
 - on photos of rows turned face up: tricks of the real play the report gives with every card
@@ -179,6 +181,13 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str,
         stats["photos_totals_exact"] += int(totals_ok)
         st["photos_totals_exact"] += int(totals_ok)
         stats["photos_all_cards_right"] += int(photo_ok)
+        # what a director sees: a report raising no issue and leaving no trick open, and
+        # whether its totals can be trusted; a wrong total the report does not flag is the
+        # error that matters most
+        flagged = bool(report.issues) or bool(report.undetermined)
+        stats["clean_reports"] += int(not flagged)
+        stats["clean_reports_exact"] += int(not flagged and totals_ok)
+        stats["unflagged_wrong_totals"] += int(not flagged and not totals_ok)
         if not totals_ok and len(failures) < 20:
             failures.append({
                 "seed": truth["seed"], "game": truth["game"], "stage": truth["stage"],
@@ -200,6 +209,9 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str,
         "extra_rows": stats["extra_rows"],
         "photos_totals_exact": stats["photos_totals_exact"] / max(stats["photos"], 1),
         "photos_all_cards_right": stats["photos_all_cards_right"] / max(stats["photos"], 1),
+        "clean_reports": stats["clean_reports"],
+        "clean_reports_exact": stats["clean_reports_exact"],
+        "unflagged_wrong_totals": stats["unflagged_wrong_totals"],
         "confusion": {f"{t}->{g}": n for (t, g), n in sorted(confusion.items())},
         "per_stage": {
             k: {
@@ -276,6 +288,12 @@ def markdown(summaries: list[dict]) -> str:
     lines.append("")
     for s in summaries:
         lines.append(f"- {s['set']}: confusion (truth->read) {s['confusion']}")
+        lines.append(
+            f"- {s['set']}: reports raising no issue (no conflict, row length, revoke or trick "
+            f"left open): {s['clean_reports']} of {s['photos']}, totals exact on "
+            f"{s['clean_reports_exact']} of them; wrong totals the report did not flag: "
+            f"{s['unflagged_wrong_totals']}"
+        )
         if "identity_accuracy" in s:
             lines.append(
                 f"- {s['set']}: face-up identity {100 * s['identity_accuracy']:.2f} % of "

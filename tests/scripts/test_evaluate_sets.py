@@ -21,3 +21,20 @@ def test_held_out_decks_keep_the_deals_and_change_the_deck() -> None:
         assert b.style.back.pattern in HELD_OUT_BACK_PATTERNS
         assert a.style.back.pattern not in HELD_OUT_BACK_PATTERNS
         assert b.style.face.held_out and not a.style.face.held_out
+
+
+def test_reports_a_director_could_take_as_they_stand_are_counted_with_their_totals() -> None:
+    # from the true rectangles, end-of-play photos come out with their totals right; every
+    # photo is either a report raising no issue or one that flags something, and a wrong
+    # total the report does not flag would be counted apart
+    from vision.pipeline import PhotoAnalyzer
+
+    oracle = evaluate.TruthDetector()
+    analyzers = {g: PhotoAnalyzer(game=g, detector=oracle, identity_reader=False)
+                 for g in evaluate.GAMES}
+    scenes = evaluate.scenes_for(3, 123_000, hard=False, sizes=[(960, 720)], stages=("end",))
+    s = evaluate.evaluate_set(analyzers, scenes, oracle=oracle, label="t")
+    assert s["photos_totals_exact"] == 1.0
+    assert s["clean_reports_exact"] == s["clean_reports"] >= 1
+    assert s["unflagged_wrong_totals"] == 0
+    assert "reports raising no issue" in evaluate.markdown([s])
