@@ -375,7 +375,12 @@ class _Reconstruction:
                 f"{obs.dealer}: the dealer sits out in four-handed preferans but has a row of "
                 f"{len(obs.rows[obs.dealer])} cards; ignored"))
         if len(chosen) > 3:
-            chosen.sort(key=lambda s: -len(obs.rows[s]))
+            # the longest rows are the players'; of rows as long, the surer (a box on some
+            # clutter on the empty side is read less surely than a player's card)
+            def sureness(s: Seat) -> float:
+                sure = [1.0 if e.confidence is None else e.confidence for e in obs.rows[s]]
+                return sum(sure) / len(sure) if sure else 0.0
+            chosen.sort(key=lambda s: (-len(obs.rows[s]), -sureness(s)))
             for s in chosen[3:]:
                 self.issues.append(Issue(
                     IssueKind.ROW_LENGTH, s, None,

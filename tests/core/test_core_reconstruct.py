@@ -528,3 +528,16 @@ def test_a_candidate_the_reader_all_but_ruled_out_is_not_taken() -> None:
                                                       (Card.from_str("SA"), 0.3)))]
     obs = Observation("bridge", table, first_leader=N, contract=Contract(None, S))
     assert reconstruct(obs).trick(1).cards[E] is None
+
+
+def test_of_four_rows_as_long_in_a_three_handed_game_the_least_sure_is_left_out() -> None:
+    # A l'hombre photo early in play (seed 9.97e9 + 23): one card in front of N, S and W,
+    # and a box on a notepad on the empty E side, read less surely. Left out by length
+    # alone, the tie went to the seats' order and W's won card was lost.
+    obs = Observation("lhombre", {N: _read("l", 1.0), E: _read("w", 0.9),
+                                  S: _read("l", 1.0), W: _read("w", 1.0)})
+    r = reconstruct(obs)
+    assert r.seats == (N, S, W)
+    assert r.result == {"N": 0, "S": 0, "W": 1}
+    (issue,) = [i for i in r.issues_of(IssueKind.ROW_LENGTH) if i.seat == E]
+    assert "four rows were seen" in issue.message
