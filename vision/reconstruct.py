@@ -31,6 +31,7 @@ import itertools
 import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from vision.cards import Card, Suit
 from vision.contract import Contract
@@ -282,6 +283,8 @@ class _Chain:
     score: float
     grid: _Grid
     contract: Contract
+    #: What each step added to the score.
+    points: list[float] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -752,28 +755,27 @@ class _Reconstruction:
             if chain.score < SWAP_MIN_SCORE:
                 break
             grid = chain.grid
-            found: list[_Chain] = []
+            # the hypothesis played under the contract the swaps are tried with
+            base = chain if chain.contract == contract else \
+                self._run_chain(grid, chain.trump, chain.first, contract)
+            found: list[tuple[float, _Grid]] = []
             for s in self.seats:
                 row = grid.cards[s]
                 for p in range(min(len(row), grid.n_tricks) - 1):
                     if row[p] is None or row[p + 1] is None:
                         continue
-                    c2, o2, k2 = dict(grid.cards), dict(grid.orients), dict(grid.candidates)
-                    c2[s] = row[:p] + [row[p + 1], row[p]] + row[p + 2:]
-                    o = grid.orients[s]
-                    o2[s] = o[:p] + [o[p + 1], o[p]] + o[p + 2:]
-                    k = grid.candidates[s]
-                    k2[s] = k[:p] + [k[p + 1], k[p]] + k[p + 2:]
-                    g2 = self._grid(c2, o2, k2, grid.repairs + (("swap", s, p + 1),),
-                                    repair_cost=grid.repair_cost, target=grid.target)
-                    found.append(self._run_chain(g2, chain.trump, chain.first, contract))
+                    g2 = self._swapped(grid, s, p)
+                    found.append((self._swapped_score(base, g2, p)
+                                  if g2.n_tricks == grid.n_tricks else
+                                  self._run_chain(g2, chain.trump, chain.first, contract).score,
+                                  g2))
             if not found:
                 break
-            best = min(found, key=lambda c: c.score)
-            if chain.score - best.score < SWAP_MIN_GAIN or \
-                    sum(c.score == best.score for c in found) > 1:
+            best_score, best = min(found, key=lambda f: f[0])
+            if chain.score - best_score < SWAP_MIN_GAIN or \
+                    sum(score == best_score for score, _ in found) > 1:
                 break
-            chain = best
+            chain = self._run_chain(best, chain.trump, chain.first, contract)
         return chain
 
     def _try_shift(self, chain: _Chain, cards: dict[Seat, list[Card | None]],
@@ -920,18 +922,61 @@ class _Reconstruction:
         """
         memo = grid.memo
         steps: list[_Step] = []
+        points: list[float] = []
         leaders = first
-        score = 0.0
         for i in range(grid.n_tricks):
             key = (trump, contract, i, leaders)
             hit = memo.get(key)
             if hit is None:
                 hit = memo[key] = self._step(grid, i, leaders, trump, contract)
-            step, points = hit
-            steps.append(step)
+            steps.append(hit[0])
+            points.append(hit[1])
+            leaders = hit[0].winners
+        return _Chain(trump, first, steps, sum(points), grid, contract, points)
+
+    def _swapped(self, grid: _Grid, s: Seat, p: int) -> _Grid:
+        """``grid`` with the cards of ``s``'s row at ``p`` and ``p + 1`` exchanged, as
+        :meth:`_grid` builds it (only the two tricks are worked out again)."""
+        def swap(col: list[Any]) -> list[Any]:
+            return col[:p] + [col[p + 1], col[p]] + col[p + 2:]
+
+        c2, o2, k2 = dict(grid.cards), dict(grid.orients), dict(grid.candidates)
+        c2[s], o2[s], k2[s] = swap(grid.cards[s]), swap(grid.orients[s]), swap(grid.candidates[s])
+        repairs = grid.repairs + (("swap", s, p + 1),)
+        if grid.n_tricks != self.n_tricks:
+            return self._grid(c2, o2, k2, repairs, repair_cost=grid.repair_cost,
+                              target=grid.target)
+        seats = self.seats
+        trick_cards, trick_orients = list(grid.trick_cards), list(grid.trick_orients)
+        verdicts, trick_cands = list(grid.verdicts), list(grid.trick_candidates)
+        for i in (p, p + 1):
+            trick_cards[i] = {x: (c2[x][i] if i < len(c2[x]) else None) for x in seats}
+            trick_orients[i] = {x: (o2[x][i] if i < len(o2[x]) else UNKNOWN) for x in seats}
+            trick_cands[i] = {x: k2[x][i] for x in seats if i < len(k2.get(x, ())) and k2[x][i]}
+            verdicts[i] = self._verdict(trick_orients[i])
+        return _Grid(cards=c2, orients=o2, n_tricks=grid.n_tricks, trick_cards=trick_cards,
+                     trick_orients=trick_orients, verdicts=verdicts, candidates=k2,
+                     trick_candidates=trick_cands, repairs=repairs,
+                     repair_cost=grid.repair_cost, target=grid.target)
+
+    def _swapped_score(self, chain: _Chain, grid: _Grid, p: int) -> float:
+        """The score of ``chain``'s hypothesis on ``grid``, which differs from the chain's
+        only in tricks ``p`` and ``p + 1`` (two cards of a row exchanged).
+
+        The tricks before them play as in the chain (a trick depends on its own cards, its
+        leaders, and the set of cards each row still holds); from the first trick after
+        them that is led as in the chain, so does the rest.
+        """
+        old = chain.steps
+        leaders = chain.first if p == 0 else old[p - 1].winners
+        score = sum(chain.points[:p])
+        for i in range(p, grid.n_tricks):
+            if i >= p + 2 and leaders == old[i - 1].winners:
+                return score + sum(chain.points[i:])
+            step, points = self._step(grid, i, leaders, chain.trump, chain.contract)
             score += points
             leaders = step.winners
-        return _Chain(trump, first, steps, score, grid, contract)
+        return score
 
     def _step(self, grid: _Grid, i: int, leaders: frozenset[Seat], trump: Suit | None,
               contract: Contract) -> tuple[_Step, float]:
