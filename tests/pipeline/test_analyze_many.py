@@ -74,3 +74,16 @@ def test_bad_batches_are_refused_up_front(session, tmp_path, capsys):  # type: i
     assert "overwrite" in capsys.readouterr().err
     assert main(["analyze", str(session), "--contract", "9Q", "--out", ""]) == 2
     assert capsys.readouterr().err.count("9Q") == 1  # said once, not for every photo
+
+
+def test_played_out_tells_the_reconstruction_the_deal_is_over(capsys):  # type: ignore[no-untyped-def]
+    # a photo in the middle of play: without the option the deal is taken as unfinished;
+    # with it, short rows would be misreads, and the trick still lying in the middle is
+    # pointed out
+    photo = str(SAMPLES / "bridge_mid_1.jpg")
+    assert main(["analyze", photo, "--game", "bridge", "--out", ""]) == 0
+    assert json.loads(capsys.readouterr().out)["complete"] is False
+    main(["analyze", photo, "--game", "bridge", "--out", "", "--played-out"])
+    report = json.loads(capsys.readouterr().out)
+    assert report["complete"] is True
+    assert any("--played-out given" in n for n in report["photo"]["notes"])

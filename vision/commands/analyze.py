@@ -18,6 +18,7 @@ and 2 only when no photo could be read at all.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -50,6 +51,9 @@ def add_analysis_arguments(parser: argparse.ArgumentParser, *, out_default: str 
     parser.add_argument("--declarer", metavar="SEAT", help="N, E, S or W")
     parser.add_argument("--dealer", metavar="SEAT", help="N, E, S or W")
     parser.add_argument("--first-leader", metavar="SEAT", help="who led the first trick")
+    parser.add_argument("--played-out", action="store_true",
+                        help="the deal was played to its last trick (no claim): a row "
+                             "shorter than a full hand was misread, not left unfinished")
     parser.add_argument("--south", type=south_argument, default="bottom",
                         metavar="bottom|top|left|right|DEGREES",
                         help="where South sits in the image (default bottom), or the angle "
@@ -133,6 +137,11 @@ def analyze_photo(args: argparse.Namespace, photo: str | Path, analyzer: Any = N
         _write_outputs(args, stem, image, reading, None, {"photo": reading_to_dict(reading)})
         raise InputFileError(f"{photo}: no cards found in the photo")
     observation = analyzer.observation(reading, contract, dealer=dealer, first_leader=first)
+    if getattr(args, "played_out", False):
+        if reading.current_trick:
+            reading.notes.append("--played-out given, but cards of a trick lie in the middle "
+                                 "of the table")
+        observation = dataclasses.replace(observation, complete=True)
     if analyzer.game is None:
         reading.notes.append(f"game not given (--game); read as {observation.game}")
     if len(reading.rows) < 2:
