@@ -82,6 +82,9 @@ ALIGN_OFF_SUIT = 0.3
 #: than the best (a misplaced suit or an unread card's place, not another gap or misfit),
 #: at most this many per row, found within this many search steps.
 ALIGN_ALTERNATIVE_MARGIN = 0.5
+#: ...and each counts as dearer than the best by at least this (more than ``REPAIR_TIE``): it
+#: is taken only when the play fits it better, never tied with the first for no reason.
+ALIGN_ALTERNATIVE_PREMIUM = 0.1
 ALIGN_ALTERNATIVES = 8
 ALIGN_SEARCH_STEPS = 4000
 #: Hypotheses that need as few contradictions as each other are told apart by what their
@@ -719,7 +722,7 @@ class _Reconstruction:
                     orients[s], confidence[s], expected, cards[s], suits):
                 done[s] = (places, dropped)
                 place(s, places)
-                g = grid(worse)
+                g = grid(max(worse, ALIGN_ALTERNATIVE_PREMIUM))
                 if _grid_content(g) not in seen:
                     seen.add(_grid_content(g))
                     grids.append(g)
