@@ -590,7 +590,7 @@ class _Reconstruction:
                         cands[s][i]} for i in range(n)]
         return _Grid(cards=cards, orients=orients, n_tricks=n, trick_cards=trick_cards,
                      trick_orients=trick_orients,
-                     verdicts=[self._verdict(o) for o in trick_orients],
+                     verdicts=[self._verdict(o, self._realigned(target)) for o in trick_orients],
                      candidates=cands, trick_candidates=trick_cands,
                      repairs=repairs,
                      repair_cost=repair_cost, target=target)
@@ -869,7 +869,13 @@ class _Reconstruction:
                     f"the play fits with {c[p - 1]} in trick {p} and {c[p]} in trick {p + 1}"))
 
     # ----------------------------------------------------------------------------- evidence
-    def _verdict(self, orient: dict[Seat, Orientation]) -> _Verdict:
+    def _realigned(self, target: int) -> frozenset[Seat]:
+        """The rows read with a length other than ``target``: where they hold a card is the
+        alignment's guess, so what they show of a trick is the weakest evidence there."""
+        return frozenset(s for s in self.seats if len(self.obs.rows.get(s, ())) != target)
+
+    def _verdict(self, orient: dict[Seat, Orientation],
+                 weak: frozenset[Seat] = frozenset()) -> _Verdict:
         seats = self.seats
         if self.game.partnership:
             votes: dict[str, list[Seat]] = {"NS": [], "EW": []}
@@ -898,6 +904,14 @@ class _Reconstruction:
         unknown = [s for s in seats if orient[s] is UNKNOWN]
         if len(won) == 1:
             return _Verdict(frozenset(won), False, None)
+        doubtful = [s for s in seats if s in weak and orient[s] is not UNKNOWN]
+        if not unknown and len(doubtful) == 1:
+            # one trick-taker too many or none at all, and one of the readings comes from a
+            # row whose alignment is a guess: that one is wrong, the others carry the trick
+            odd = doubtful[0]
+            rest = [s for s in won if s != odd] if orient[odd] is WON else won + [odd]
+            if len(rest) == 1:
+                return _Verdict(frozenset(rest), True, odd)
         if len(won) > 1:
             return _Verdict(frozenset(won), True, None)
         if unknown:
@@ -956,7 +970,7 @@ class _Reconstruction:
             trick_cards[i] = {x: (c2[x][i] if i < len(c2[x]) else None) for x in seats}
             trick_orients[i] = {x: (o2[x][i] if i < len(o2[x]) else UNKNOWN) for x in seats}
             trick_cands[i] = {x: k2[x][i] for x in seats if i < len(k2.get(x, ())) and k2[x][i]}
-            verdicts[i] = self._verdict(trick_orients[i])
+            verdicts[i] = self._verdict(trick_orients[i], self._realigned(grid.target))
         return _Grid(cards=c2, orients=o2, n_tricks=grid.n_tricks, trick_cards=trick_cards,
                      trick_orients=trick_orients, verdicts=verdicts, candidates=k2,
                      trick_candidates=trick_cands, repairs=repairs,

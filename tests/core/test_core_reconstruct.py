@@ -541,3 +541,17 @@ def test_of_four_rows_as_long_in_a_three_handed_game_the_least_sure_is_left_out(
     assert r.result == {"N": 0, "S": 0, "W": 1}
     (issue,) = [i for i in r.issues_of(IssueKind.ROW_LENGTH) if i.seat == E]
     assert "four rows were seen" in issue.message
+
+
+def test_a_three_handed_trick_nobody_took_goes_to_the_row_whose_alignment_is_a_guess() -> None:
+    # A preferans photo in the middle of play (seed 9.97e9 + 4): N's and E's rows read right,
+    # W's a card short with a won card read lost. Where N and E both lost, W took the trick;
+    # the one reading against it comes from the realigned row, so the others carry it (the
+    # conflict is still reported).
+    obs = Observation("preferans", {
+        N: _read("lllll", 1.0), E: _read("wlllw", 1.0), W: _read("llul", "1 0.76 0.34 1"),
+    }, complete=False)
+    r = reconstruct(obs)
+    assert r.result == {"N": 0, "E": 2, "W": 3} and r.undetermined == []
+    conflicts = r.issues_of(IssueKind.ORIENTATION_CONFLICT)
+    assert conflicts and all(i.seat == W for i in conflicts)
