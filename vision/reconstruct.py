@@ -78,15 +78,15 @@ ALIGN_DROP_READ = 0.5
 #: suit costs this much: most cards follow suit, so in face-up rows the suits show where a
 #: row's cards belong.
 ALIGN_OFF_SUIT = 0.3
-#: Other alignments of a row worth playing through: those that cost at most this much more
-#: than the best (a misplaced suit or an unread card's place, not another gap or misfit),
-#: at most this many per row, found within this many search steps.
+#: Other alignments of a face-up row worth playing through: those that cost at most this
+#: much more than the best (a misplaced suit or an unread card's place, not another gap or
+#: misfit), at most this many per row, found within this many search steps.
 ALIGN_ALTERNATIVE_MARGIN = 0.5
-#: ...and each counts as dearer than the best by at least this (more than ``REPAIR_TIE``): it
-#: is taken only when the play fits it better, never tied with the first for no reason.
-ALIGN_ALTERNATIVE_PREMIUM = 0.1
 ALIGN_ALTERNATIVES = 8
 ALIGN_SEARCH_STEPS = 4000
+#: Each of them counts as dearer than the best by at least this (more than ``REPAIR_TIE``):
+#: it is taken only when the play fits it better, never tied with the first for no reason.
+ALIGN_ALTERNATIVE_PREMIUM = 0.1
 #: Hypotheses that need as few contradictions as each other are told apart by what their
 #: repairs of the rows cost at the alignment's prices (leaving out a sure or a read card
 #: costs more than leaving out an unsure box): the cheaper one is taken when it is cheaper
@@ -588,9 +588,10 @@ class _Reconstruction:
                           for s in seats} for i in range(n)]
         trick_cands = [{s: cands[s][i] for s in seats if i < len(cands.get(s, ())) and
                         cands[s][i]} for i in range(n)]
+        weak = self._realigned(target)
         return _Grid(cards=cards, orients=orients, n_tricks=n, trick_cards=trick_cards,
                      trick_orients=trick_orients,
-                     verdicts=[self._verdict(o, self._realigned(target)) for o in trick_orients],
+                     verdicts=[self._verdict(o, weak) for o in trick_orients],
                      candidates=cands, trick_candidates=trick_cands,
                      repairs=repairs,
                      repair_cost=repair_cost, target=target)
