@@ -610,8 +610,10 @@ class _Reconstruction:
         left_out = sum(ALIGN_GAP * max(target - len(cards[s]), 0) + sum(
             self._drop_cost(s, k, cards[s]) for k in range(target, len(cards[s])))
             for s in wrong_length)
+        # a long row's cards past the tricks the rows are taken to hold play no trick
+        n = min(target, self.n_tricks)
         base = self._grid(base_cards, base_orients, base_cands, repair_cost=left_out,
-                          target=target)
+                          target=target, n=n)
         grids = [base]
         # every single repair of one row: only where one row is wrong (with several, one
         # repair leaves the others wrong; the alignment below repairs them all at once)
@@ -626,7 +628,7 @@ class _Reconstruction:
                     c2[s] = row[:p] + [None] + row[p:]
                     o2[s] = orients[s][:p] + [UNKNOWN] + orients[s][p:]
                     k2[s] = cands[s][:p] + [()] + cands[s][p:]
-                    grids.append(self._grid(c2, o2, k2, (("gap", s, p + 1),),
+                    grids.append(self._grid(c2, o2, k2, (("gap", s, p + 1),), n=n,
                                             repair_cost=ALIGN_GAP, target=target))
             elif len(row) == target + 1:
                 base.repairs += (("extra", s, len(row)),)
@@ -635,7 +637,7 @@ class _Reconstruction:
                     c2[s] = row[:p] + row[p + 1:]
                     o2[s] = orients[s][:p] + orients[s][p + 1:]
                     k2[s] = cands[s][:p] + cands[s][p + 1:]
-                    grids.append(self._grid(c2, o2, k2, (("extra", s, p + 1),),
+                    grids.append(self._grid(c2, o2, k2, (("extra", s, p + 1),), n=n,
                                             repair_cost=self._drop_cost(s, p, row),
                                             target=target))
         # with several wrong rows, the first one aligned has little to go by: each of them

@@ -555,3 +555,16 @@ def test_a_three_handed_trick_nobody_took_goes_to_the_row_whose_alignment_is_a_g
     assert r.result == {"N": 0, "E": 2, "W": 3} and r.undetermined == []
     conflicts = r.issues_of(IssueKind.ORIENTATION_CONFLICT)
     assert conflicts and all(i.seat == W for i in conflicts)
+
+
+def test_a_long_rows_cards_past_the_tricks_played_take_no_trick() -> None:
+    # A preferans photo at the first trick (seed 9.97e9 + 22): one card in front of N and
+    # E, and W's row read as four won cards (a pile of boxes). Taken to hold one trick each,
+    # W's three extra cards are left out - they must not take tricks 2 to 4 as well.
+    obs = Observation("preferans", {N: _read("l", 1.0), E: _read("l", 1.0),
+                                    W: _read("wwww", "1 0.93 0.62 1")}, complete=False)
+    r = reconstruct(obs)
+    assert r.result == {"N": 0, "E": 0, "W": 1}
+    assert len(r.tricks) == 1
+    (issue,) = r.issues_of(IssueKind.ROW_LENGTH)
+    assert issue.seat == W and "expected 1" in issue.message
