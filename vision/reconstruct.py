@@ -356,6 +356,8 @@ class _Reconstruction:
         self.notes: list[str] = []
         #: Unread faces the rest of the deal named: (seat, trick index) -> card.
         self.deduced: dict[tuple[Seat, int], Card] = {}
+        #: The hypotheses as good as the chosen one (they leave tricks undetermined).
+        self._ties: list[_Chain] = []
         #: Faces read by a camera (with a confidence) can be misread; faces typed in cannot.
         self.faces_read = any(e.card_confidence is not None
                               for row in obs.rows.values() for e in row)
