@@ -52,13 +52,16 @@ def _aspects(quads: np.ndarray) -> np.ndarray:
     return np.maximum(a, b) / np.maximum(np.minimum(a, b), 1e-9)
 
 
-def _spread(values: np.ndarray) -> float:
-    """Spread of ``values``: their standard deviation without the :data:`TRIM` share
-    farthest from the median (a box of two cards; not the median deviation - when most cards
-    of a photo lie one way, it would call the cards lying the other way outliers)."""
-    dev = np.abs(values - np.median(values))
-    kept = values[dev <= np.quantile(dev, 1.0 - TRIM)]
-    return float(np.std(kept))
+def _spread(values: np.ndarray) -> np.ndarray:
+    """Spread of ``values`` (..., cards) along the last axis: their standard deviation
+    without the :data:`TRIM` share farthest from the median (a box of two cards; not the
+    median deviation - when most cards of a photo lie one way, it would call the cards lying
+    the other way outliers)."""
+    dev = np.abs(values - np.median(values, axis=-1, keepdims=True))
+    inner = dev <= np.quantile(dev, 1.0 - TRIM, axis=-1, keepdims=True)
+    count = inner.sum(axis=-1)
+    mean = np.where(inner, values, 0.0).sum(axis=-1) / count
+    return np.sqrt(np.where(inner, (values - mean[..., None]) ** 2, 0.0).sum(axis=-1) / count)
 
 
 def _best_stretch(shapes: np.ndarray, angles: np.ndarray, factors: np.ndarray
@@ -71,16 +74,12 @@ def _best_stretch(shapes: np.ndarray, angles: np.ndarray, factors: np.ndarray
         maps = np.eye(2)[None] + (np.maximum(factors, 1e-3) - 1.0)[:, None, None] * \
             np.outer(v, v)[None]
         logs = np.log(_aspects(np.einsum("kij,nmj->knmi", maps, shapes)))  # (factors, cards)
-        median = np.median(logs, axis=1, keepdims=True)
-        dev = np.abs(logs - median)
-        inner = dev <= np.quantile(dev, 1.0 - TRIM, axis=1, keepdims=True)
-        count = inner.sum(axis=1)
-        mean = np.where(inner, logs, 0.0).sum(axis=1) / count
-        spread = np.sqrt(np.where(inner, (logs - mean[:, None]) ** 2, 0.0).sum(axis=1) / count)
+        spread = _spread(logs)
         # cards are longer than wide: a stretch that squares most of them is no answer (when
         # nearly every card of a photo lies the same way, it would make them alike too)
-        spread[(median[:, 0] < np.log(CARD_PROPORTION[0])) |
-               (median[:, 0] > np.log(CARD_PROPORTION[1]))] = np.inf
+        median = np.median(logs, axis=1)
+        spread[(median < np.log(CARD_PROPORTION[0])) | (median > np.log(CARD_PROPORTION[1]))] = \
+            np.inf
         k = int(np.argmin(spread))
         if spread[k] < best[0]:
             best = (float(spread[k]), float(angle), float(factors[k]))
@@ -156,7 +155,7 @@ def level_from_cards(quads: np.ndarray, image_size: tuple[int, int],
     affine = apply_homography(flatten @ to_centre, q[keep])
     # 2. the stretch (a direction and a factor) that gives every card the same proportion:
     # a coarse search, then a finer one around its best
-    base = _spread(np.log(_aspects(q[keep])))  # the cards as the photo shows them
+    base = float(_spread(np.log(_aspects(q[keep]))))  # the cards as the photo shows them
     best = _best_stretch(affine, np.radians(np.arange(0.0, 180.0, 15.0)),
                          np.exp(np.linspace(0.0, np.log(3.0), 16)))
     step = np.log(3.0) / 15
