@@ -184,7 +184,7 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str,
         # what a director sees: a report raising no issue and leaving no trick open, and
         # whether its totals can be trusted; a wrong total the report does not flag is the
         # error that matters most
-        flagged = bool(report.issues) or bool(report.undetermined)
+        flagged = not report.ok
         stats["clean_reports"] += int(not flagged)
         stats["clean_reports_exact"] += int(not flagged and totals_ok)
         stats["unflagged_wrong_totals"] += int(not flagged and not totals_ok)

@@ -137,7 +137,7 @@ def analyze_photo(args: argparse.Namespace, photo: str | Path, analyzer: Any = N
         _write_outputs(args, stem, image, reading, None, {"photo": reading_to_dict(reading)})
         raise InputFileError(f"{photo}: no cards found in the photo")
     observation = analyzer.observation(reading, contract, dealer=dealer, first_leader=first)
-    if getattr(args, "played_out", False):
+    if args.played_out:
         if reading.current_trick:
             reading.notes.append("--played-out given, but cards of a trick lie in the middle "
                                  "of the table")
@@ -160,7 +160,7 @@ def analyze_photo(args: argparse.Namespace, photo: str | Path, analyzer: Any = N
 
     report = reconstruct(observation)  # the observation above carries contract and seats
     data = full_report_dict(reading, report)
-    code = 1 if (report.issues or report.undetermined) else 0
+    code = 0 if report.ok else 1
     written = _write_outputs(args, stem, image, reading, report, data)
     if printed is not None:
         printed.update(game=report.game, result=dict(report.result),
