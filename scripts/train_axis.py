@@ -53,8 +53,6 @@ BOX_WEIGHT = 1.0  # box targets are scaled to about unit size (vision.detect.axi
 #: How loosely the detector's candidates are thinned before they are cropped (NMS probiou).
 CANDIDATE_IOU = 0.8
 CHUNK = 25  # scenes per task (its own seeds: deterministic whatever the pool size)
-#: ``--steep``: the tilt range (degrees from straight down) of the cameras it adds.
-STEEP_TILT = (20.0, 45.0)
 
 
 def _axis_label(box_angle: float, long_angle: float) -> int:
@@ -140,6 +138,7 @@ def _video_frame(seed: int, rng: np.random.Generator) -> SimpleNamespace:
 def _chunk(args: tuple[str, int, int, str, str, float]) -> tuple[str, int]:
     from vision.detect.axis import axis_crops
     from vision.detect.onnx_detector import CardDetector
+    from vision.synth.export import STEEP_TILT
     from vision.synth.scene import render_game_scene
 
     out_file, first_seed, n, video_model, photo_model, steep = args

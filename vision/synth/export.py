@@ -50,6 +50,9 @@ STAGE_WEIGHTS: tuple[float, ...] = (0.35, 0.4, 0.25)
 ASPECTS: tuple[tuple[int, int], ...] = ((4, 3), (1, 1), (16, 9), (3, 2))
 #: Canonical size of an identity crop (portrait).
 CROP_SIZE: tuple[int, int] = (100, 140)
+#: How far from straight down the steep cameras of ``steep_fraction`` look (degrees): a phone
+#: held at an angle, beyond the styles' own tilt (which stops at 25).
+STEEP_TILT: tuple[float, float] = (20.0, 45.0)
 
 
 def scene_seed(seed: int, index: int, split: str) -> int:
@@ -211,7 +214,7 @@ def _scene_for(s: int, imgsz: int | None, games: Sequence[str], stages: Sequence
     loose = ("talon", "dummy") if r.random() < loose_fraction else ()
     # drawn from a generator of their own: the scenes without them stay as they were
     camera = np.random.default_rng([s, 0x5EE9])
-    tilt = float(camera.uniform(20.0, 45.0)) if camera.random() < steep_fraction else None
+    tilt = float(camera.uniform(*STEEP_TILT)) if camera.random() < steep_fraction else None
     roll = float(camera.uniform(-45.0, 45.0)) if camera.random() < turned_fraction else 0.0
     return render_game_scene(game, stage, s, image_size=size, hard=hard, irregularities=irr,
                              held_out=held_out, loose=loose, with_report=False,
