@@ -578,25 +578,31 @@ class _Reconstruction:
               repairs: tuple[tuple[str, Seat, int], ...] = (), n: int | None = None,
               repair_cost: float = 0.0, *, target: int) -> _Grid:
         n = self.n_tricks if n is None else n
-        seats = self.seats
         # positions past the last trick are not part of the play (and must not count as
         # cards still held when looking for revokes)
         cards = {s: col[:n] for s, col in cards.items()}
         orients = {s: col[:n] for s, col in orients.items()}
         cands = {s: col[:n] for s, col in cands.items()}
-        trick_cards = [{s: (cards[s][i] if i < len(cards[s]) else None) for s in seats}
-                       for i in range(n)]
-        trick_orients = [{s: (orients[s][i] if i < len(orients[s]) else UNKNOWN)
-                          for s in seats} for i in range(n)]
-        trick_cands = [{s: cands[s][i] for s in seats if i < len(cands.get(s, ())) and
-                        cands[s][i]} for i in range(n)]
         weak = self._realigned(target)
-        return _Grid(cards=cards, orients=orients, n_tricks=n, trick_cards=trick_cards,
-                     trick_orients=trick_orients,
-                     verdicts=[self._verdict(o, weak) for o in trick_orients],
-                     candidates=cands, trick_candidates=trick_cands,
-                     repairs=repairs,
+        tricks = [self._trick(cards, orients, cands, i, weak) for i in range(n)]
+        return _Grid(cards=cards, orients=orients, n_tricks=n,
+                     trick_cards=[t[0] for t in tricks], trick_orients=[t[1] for t in tricks],
+                     verdicts=[t[3] for t in tricks], candidates=cands,
+                     trick_candidates=[t[2] for t in tricks], repairs=repairs,
                      repair_cost=repair_cost, target=target)
+
+    def _trick(self, cards: dict[Seat, list[Card | None]],
+               orients: dict[Seat, list[Orientation]], cands: dict[Seat, list[tuple[Card, ...]]],
+               i: int, weak: frozenset[Seat]
+               ) -> tuple[dict[Seat, Card | None], dict[Seat, Orientation],
+                          dict[Seat, tuple[Card, ...]], _Verdict]:
+        """Trick ``i`` of rows aligned so: its cards, orientations, the candidates of its
+        unread faces (where there are some) and what the orientations say of it."""
+        seats = self.seats
+        tc = {s: (cards[s][i] if i < len(cards[s]) else None) for s in seats}
+        to = {s: (orients[s][i] if i < len(orients[s]) else UNKNOWN) for s in seats}
+        tk = {s: cands[s][i] for s in seats if i < len(cands.get(s, ())) and cands[s][i]}
+        return tc, to, tk, self._verdict(to, weak)
 
     def _grids(self, cards: dict[Seat, list[Card | None]],
                orients: dict[Seat, list[Orientation]], cands: dict[Seat, list[tuple[Card, ...]]],
@@ -968,14 +974,12 @@ class _Reconstruction:
         if grid.n_tricks != self.n_tricks:
             return self._grid(c2, o2, k2, repairs, repair_cost=grid.repair_cost,
                               target=grid.target)
-        seats = self.seats
         trick_cards, trick_orients = list(grid.trick_cards), list(grid.trick_orients)
         verdicts, trick_cands = list(grid.verdicts), list(grid.trick_candidates)
+        weak = self._realigned(grid.target)
         for i in (p, p + 1):
-            trick_cards[i] = {x: (c2[x][i] if i < len(c2[x]) else None) for x in seats}
-            trick_orients[i] = {x: (o2[x][i] if i < len(o2[x]) else UNKNOWN) for x in seats}
-            trick_cands[i] = {x: k2[x][i] for x in seats if i < len(k2.get(x, ())) and k2[x][i]}
-            verdicts[i] = self._verdict(trick_orients[i], self._realigned(grid.target))
+            trick_cards[i], trick_orients[i], trick_cands[i], verdicts[i] = \
+                self._trick(c2, o2, k2, i, weak)
         return _Grid(cards=c2, orients=o2, n_tricks=grid.n_tricks, trick_cards=trick_cards,
                      trick_orients=trick_orients, verdicts=verdicts, candidates=k2,
                      trick_candidates=trick_cands, repairs=repairs,
