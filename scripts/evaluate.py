@@ -362,6 +362,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-straighten", action="store_true",
                         help="read the rows along the picture's edges, not the table's own "
                              "direction (PhotoAnalyzer(straighten=False))")
+    parser.add_argument("--row-strip", default=None, metavar="MODEL",
+                        help="row-strip ONNX that counts each row again (default: shipped)")
+    parser.add_argument("--no-recount", action="store_true",
+                        help="keep the row reader's rows as the boxes give them "
+                             "(PhotoAnalyzer(row_strips=False))")
     parser.add_argument("--out", default="/work/runs/eval")
     args = parser.parse_args(argv)
     try:
@@ -396,6 +401,13 @@ def main(argv: list[str] | None = None) -> int:
     row_options = {k: v for k, v in (("phantom_certainty", args.phantom_certainty),
                                      ("min_confidence", args.min_confidence)) if v is not None}
     row_settings = RowSettings(**row_options)
+    row_strips: object = None
+    if args.no_recount:
+        row_strips = False
+    elif args.row_strip:
+        from vision.detect.strips import RowStripReader
+
+        row_strips = RowStripReader(args.row_strip)
     summaries = []
     for label, n, hard, base in (
         ("normal", args.n, False, args.seed_base),
@@ -412,6 +424,7 @@ def main(argv: list[str] | None = None) -> int:
             g: PhotoAnalyzer(
                 game=g, detector=detector, identity_reader=reader, row_settings=row_settings,
                 fit_edges=not args.no_edge_fit, straighten=not args.no_straighten,
+                row_strips=row_strips,
             )
             for g in GAMES
         }

@@ -30,6 +30,7 @@ from vision.record import Observation, Orientation, RowEntry
 from vision.seats import Seat
 from vision.table.geometry import SOUTH_ANGLES, Calibration, TableFrame, south_angle, table_turn
 from vision.table.reading import SeenCard, TableReading
+from vision.table.recount import recount_rows
 from vision.table.rows import RowReader, RowSettings
 from vision.table.tilt import level_from_cards
 from vision.workers import in_background
@@ -130,11 +131,13 @@ class PhotoAnalyzer:
     ``game`` is bridge, preferans or lhombre (``None``: guessed from the number of rows and
     their lengths, with a note). ``detector`` defaults to the shipped ``models/detector.onnx``;
     ``identity_reader`` to the shipped ``models/identity.onnx`` when it exists (``False``
-    turns face reading off). ``south``/``calibration`` place the table (see
-    :mod:`vision.table.geometry`); with ``south`` a side of the picture and no calibration,
-    ``straighten`` reads the rows along the table's own direction in each photo (a phone held
-    askew turns them against the picture's edges) and levels a photo taken at an angle when
-    its cards show it (:mod:`vision.table.tilt`).
+    turns face reading off); ``row_strips`` to ``models/row_strip.onnx``, which counts each
+    row again along its length (:mod:`vision.table.recount`; ``False``: off).
+    ``south``/``calibration`` place the table (see :mod:`vision.table.geometry`); with
+    ``south`` a side of the picture and no calibration, ``straighten`` reads the rows along
+    the table's own direction in each photo (a phone held askew turns them against the
+    picture's edges) and levels a photo taken at an angle when its cards show it
+    (:mod:`vision.table.tilt`).
     """
 
     def __init__(
@@ -148,6 +151,7 @@ class PhotoAnalyzer:
         row_settings: RowSettings | None = None,
         fit_edges: bool = True,
         straighten: bool = True,
+        row_strips: Any = None,
     ) -> None:
         if game is not None and game not in GAMES:
             from vision.games import find_game
@@ -178,6 +182,10 @@ class PhotoAnalyzer:
         self._identity_loaded = identity_reader is not None
         #: fit face-up cards' boxes to their edges against the cloth before reading them
         self.fit_edges = fit_edges
+        #: counts each row again along its length (None: models/row_strip.onnx when
+        #: shipped; False: off)
+        self._strips: Any = row_strips or None
+        self._strips_loaded = row_strips is not None
 
     # ------------------------------------------------------------------------- identity
     @property
@@ -195,6 +203,20 @@ class PhotoAnalyzer:
                 else:
                     self._identity = IdentityReader()
         return self._identity or None
+
+    @property
+    def row_strips(self) -> Any:
+        """The row-strip reader (:mod:`vision.detect.strips`), loaded on first use; None when
+        turned off or no row-strip model is shipped."""
+        if not self._strips_loaded:
+            self._strips_loaded = True
+            from vision.models import model_exists
+
+            if model_exists("row_strip"):
+                from vision.detect.strips import RowStripReader
+
+                self._strips = RowStripReader()
+        return self._strips
 
     # ----------------------------------------------------------------------------- read
     def read(self, image: np.ndarray, *, table_centre: Any = None) -> TableReading:
@@ -275,6 +297,11 @@ class PhotoAnalyzer:
         )
         if note:
             reading.notes.append(note)
+        if reading.rows and self.row_strips is not None:
+            seats = list(reading.rows)
+            strips = self.row_strips.read(
+                image, [np.stack([c.quad for c in reading.rows[s]]) for s in seats])
+            recount_rows(reading, strips, seats)
         if len(detections) and getattr(self.detector, "axis", True) is None:
             reading.notes.append(
                 "no card-axis model (models/card_axis.onnx) is installed: orientations rest on "

@@ -135,9 +135,11 @@ def test_a_photo_taken_askew_is_read_along_the_table():  # type: ignore[no-untyp
         if c["row_position"] is not None:
             truth[Seat[c["seat"]]] = truth.get(Seat[c["seat"]], "") + letter[c["orientation"]]
     rows, results = {}, {}
+    # only rows and seats: the row strips (which find a card of South's row that lies all but
+    # hidden, under 10 % showing, left out of the true rectangles here) are tested apart
     for straighten in (True, False):
         analyzer = PhotoAnalyzer(game="bridge", detector=Truth(), identity_reader=False,
-                                 straighten=straighten)
+                                 straighten=straighten, row_strips=False)
         reading = analyzer.read(scene.image)
         rows[straighten] = {s: "".join(letter[c.orientation.value] for c in r)
                             for s, r in reading.rows.items()}

@@ -44,7 +44,9 @@ class _TruthDetector:
 
 class _Adapter(PhotoAnalyzerAdapter):
     def __init__(self, detector: _TruthDetector) -> None:
-        self.inner = PhotoAnalyzer(game="lhombre", detector=detector, identity_reader=False)
+        # as the video path runs it: no row-strip recount (vision.video.pipeline)
+        self.inner = PhotoAnalyzer(game="lhombre", detector=detector, identity_reader=False,
+                                   row_strips=False)
         self.detector = detector
 
     def analyse(self, image, t, pos):  # type: ignore[no-untyped-def]
@@ -79,7 +81,8 @@ def _sample_play_with_true_rectangles():
     truth = load_truth(f"{BASE}.truth.json")
     detector = _TruthDetector()
     analyzer = _Adapter(detector)
-    analyzer.inner = PhotoAnalyzer(game="lhombre", detector=detector)  # faces read
+    analyzer.inner = PhotoAnalyzer(game="lhombre", detector=detector,  # faces read
+                                   row_strips=False)
     tracker = TableTracker("lhombre", 8.0, dealer=Seat.S, seats=(Seat.N, Seat.E, Seat.S),
                            contract=contract_from_truth(truth["contract"]))
     events = VideoPipeline(analyzer, tracker, gate=ChangeGate()).run(

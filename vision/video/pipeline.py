@@ -91,6 +91,9 @@ class PhotoAnalyzerAdapter:
         # the camera does not move: its frames keep the frame given (--south), not one turned
         # by each frame's few cards
         options.setdefault("straighten", False)
+        # The row-strip recount (models/row_strip.onnx) was trained and measured on photos
+        # only; the frames' rows keep the tracker's own persistence checks.
+        options.setdefault("row_strips", False)
         self.inner = PhotoAnalyzer(game=game, **options)
         # the camera does not move: the table's middle is learnt once, not guessed per frame
         self.centre = FixedTableCentre(self.inner.frame)

@@ -1,0 +1,349 @@
+#!/usr/bin/env python
+"""Generate row strips, train the row-strip network, export it to ONNX and ship it.
+
+The network (:mod:`vision.detect.strips`) reads a strip cut along one row of cards and marks
+where each card's centre lies along it and whether that card lies across the row (won) or
+along it (lost). Run with the training environment (torch)::
+
+    /work/trainenv/bin/python scripts/train_row_strip.py --data /work/data/strips \\
+        --runs /work/runs/strips --scenes 3200 --val-scenes 200 --epochs 12
+
+Steps (each skipped when its output exists, unless --force):
+1. strips: renderer scenes (seeds from 4e9 upwards for training, 4.5e9 for validation; the
+   evaluation uses 9e9 upwards) in the evaluation's mix of games, stages and sizes, 35 % hard.
+   A photo whose long side is 1600 px or more is halved first, as the photo pipeline decodes
+   it. Every true row (face down or face up, in laying order) is cut by
+   :func:`vision.detect.strips.cut_strip` along a frame moved, turned, scaled and stretched
+   a little (``strip_frame(..., rng)``), as the row reader's rows of imperfect boxes give it.
+   Each strip carries its cards' centres along it and whether each lies across the row.
+2. train the network below from scratch in torch (2 threads): a score per output cell (a
+   card's centre: penalty-reduced focal loss against a Gaussian of 0.1 long side) and, at
+   the cells next to each centre, across-or-along (cross entropy).
+3. export ONNX (opset 17, any batch and width), copy to ``models/row_strip.onnx`` and write
+   its sha256.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import math
+import shutil
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+TRAIN_SEED = 4_000_000_000
+VAL_SEED = 4_500_000_000
+GAMES = ("bridge", "preferans", "lhombre")
+STAGES = ("end", "mid", "faceup", "end")
+SIZES = ((1920, 1080), (1280, 960), (1280, 720), (640, 480), (1024, 768))
+HARD_SHARE = 0.35
+CHUNK = 50  # scenes per task (its own seeds: deterministic whatever the pool size)
+#: Width of the centre's Gaussian target, in long sides.
+SIGMA_LONG = 0.1
+
+
+def _objects(items: list) -> np.ndarray:
+    out = np.empty(len(items), dtype=object)
+    for k, item in enumerate(items):
+        out[k] = item
+    return out
+
+
+def _chunk(args: tuple[str, int, int]) -> tuple[str, int]:
+    import cv2
+
+    from vision.detect.strips import cut_strip, strip_frame
+    from vision.synth.scene import render_game_scene
+
+    out_file, first_seed, n = args
+    strips, centres, across = [], [], []
+    for i in range(n):
+        seed = first_seed + i
+        rng = np.random.default_rng(seed)
+        scene = render_game_scene(GAMES[seed % 3], STAGES[(seed // 3) % 4], seed,
+                                  hard=bool(rng.random() < HARD_SHARE),
+                                  image_size=SIZES[seed % len(SIZES)])
+        image, factor = scene.image, 1.0
+        if max(image.shape[:2]) >= 1600:
+            image = cv2.resize(image, (image.shape[1] // 2, image.shape[0] // 2),
+                               interpolation=cv2.INTER_AREA)
+            factor = 0.5
+        rows: dict[str, list[dict]] = {}
+        for card in scene.truth["cards"]:
+            if card["row_position"] is not None and card["seat"]:
+                rows.setdefault(card["seat"], []).append(card)
+        for cards in rows.values():
+            cards.sort(key=lambda c: c["row_position"])
+            quads = np.array([c["quad"] for c in cards], dtype=np.float64) * factor
+            frame = strip_frame(quads, rng)
+            strips.append(cut_strip(image, frame))
+            centres.append(frame.to_strip(quads.mean(axis=1)).astype(np.float32))
+            e1, e2 = quads[:, 1] - quads[:, 0], quads[:, 2] - quads[:, 1]
+            long_vec = np.where((np.linalg.norm(e1, axis=1) >= np.linalg.norm(e2, axis=1))[:, None],
+                                e1, e2)
+            long_vec /= np.linalg.norm(long_vec, axis=1, keepdims=True)
+            across.append((np.abs(long_vec @ frame.direction) < np.sqrt(0.5)).astype(np.uint8))
+    np.savez(out_file, strips=_objects(strips), centres=_objects(centres),
+             across=_objects(across))
+    return out_file, len(strips)
+
+
+def generate(data: Path, n_train: int, n_val: int, procs: int) -> None:
+    for split, n, base in (("train", n_train, TRAIN_SEED), ("val", n_val, VAL_SEED)):
+        out = data / split
+        if out.exists():
+            print(f"{out} exists, not regenerated", flush=True)
+            continue
+        tmp = data / f"{split}.tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        tasks = [(str(tmp / f"{base + k:d}.npz"), base + k, min(CHUNK, n - k))
+                 for k in range(0, n, CHUNK)]
+        t0, total = time.time(), 0
+        with Pool(procs) as pool:
+            for done, (_, count) in enumerate(pool.imap_unordered(_chunk, tasks), 1):
+                total += count
+                print(f"{split}: {done}/{len(tasks)} chunks, {total} strips, "
+                      f"{time.time() - t0:.0f} s", flush=True)
+        tmp.rename(out)
+
+
+def load(folder: Path) -> tuple[list, list, list]:
+    strips, centres, across = [], [], []
+    for f in sorted(folder.glob("*.npz")):
+        d = np.load(f, allow_pickle=True)
+        strips += list(d["strips"])
+        centres += list(d["centres"])
+        across += list(d["across"])
+    return strips, centres, across
+
+
+def build_net(width: float = 1.0):  # noqa: ANN201
+    """2-D convolutions down to 4 rows at half the strip's width, one convolution folding the
+    rows into a sequence, dilated 1-D residual blocks along it (they see about three long
+    sides either way: the row's rhythm), and a 1x1 head of two channels per cell: card-centre
+    score and across-the-row, both as logits."""
+    import torch
+    from torch import nn
+
+    c1, c2, c3, c4, c5 = (int(round(k * width)) for k in (24, 32, 48, 64, 96))
+
+    def conv(cin: int, cout: int, stride: int | tuple[int, int]) -> nn.Sequential:
+        return nn.Sequential(nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False),
+                             nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+    class Residual(nn.Module):
+        def __init__(self, channels: int, dilation: int) -> None:
+            super().__init__()
+            self.body = nn.Sequential(
+                nn.Conv1d(channels, channels, 5, padding=2 * dilation, dilation=dilation),
+                nn.BatchNorm1d(channels), nn.ReLU(inplace=True),
+                nn.Conv1d(channels, channels, 1), nn.BatchNorm1d(channels))
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return torch.relu(x + self.body(x))
+
+    class RowStripNet(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            # height 60 -> 30 -> 30 -> 15 -> 8 -> 4; width halved once
+            self.image = nn.Sequential(conv(3, c1, 2), conv(c1, c2, 1), conv(c2, c3, (2, 1)),
+                                       conv(c3, c4, (2, 1)), conv(c4, c4, (2, 1)))
+            self.fold = nn.Sequential(nn.Conv2d(c4, c5, (4, 3), padding=(0, 1), bias=False),
+                                      nn.BatchNorm2d(c5), nn.ReLU(inplace=True))
+            self.sequence = nn.Sequential(*[Residual(c5, d) for d in (1, 2, 4, 8, 1)])
+            self.head = nn.Conv1d(c5, 2, 1)
+            with torch.no_grad():
+                self.head.bias[0] = -4.0  # few cells are centres
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.head(self.sequence(self.fold(self.image(x)).squeeze(2)))
+
+    return RowStripNet()
+
+
+def batch(index: np.ndarray, strips: list, centres: list, across: list,
+          rng: np.random.Generator | None):  # noqa: ANN201
+    """Inputs and targets of one batch: strips (augmented when ``rng``), centre scores, the
+    across targets and where they count, and the cells inside each strip."""
+    import torch
+
+    from vision.detect.strips import LONG_SIDE_PX, STRIDE, to_batch
+
+    sigma = SIGMA_LONG * LONG_SIDE_PX / STRIDE
+    chosen, spots, flags = [], [], []
+    for i in index:
+        s, x, a = strips[i], centres[i].astype(np.float64), across[i]
+        if rng is not None:
+            if rng.random() < 0.5:  # the row laid the other way
+                s, x = s[:, ::-1], s.shape[1] - x
+            if rng.random() < 0.5:
+                s = s[::-1]
+            gain, shift = rng.uniform(0.7, 1.3), rng.uniform(-40, 40)
+            s = np.clip(s.astype(np.float32) * gain + shift, 0, 255).astype(np.uint8)
+            if rng.random() < 0.3:
+                s = s[..., rng.permutation(3)]
+        chosen.append(np.ascontiguousarray(s))
+        spots.append(x / STRIDE)
+        flags.append(a)
+    x = to_batch(chosen)
+    cells = x.shape[3] // STRIDE
+    grid = np.arange(cells) + 0.5
+    score = np.zeros((len(index), cells), np.float32)
+    won = np.zeros_like(score)
+    counted = np.zeros_like(score)
+    inside = np.zeros_like(score)
+    for k, (s, centre, flag) in enumerate(zip(chosen, spots, flags, strict=True)):
+        inside[k, : math.ceil(s.shape[1] / STRIDE)] = 1
+        for c, f in zip(centre, flag, strict=True):
+            score[k] = np.maximum(score[k], np.exp(-((grid - c) ** 2) / (2 * sigma**2)))
+            j = int(c)
+            for jj in (j - 1, j, j + 1):
+                if 0 <= jj < cells:
+                    won[k, jj], counted[k, jj] = float(f), 1.0
+            if 0 <= j < cells:
+                score[k, j] = 1.0
+    t = torch.from_numpy
+    return t(x), t(score), t(won), t(counted), t(inside)
+
+
+def losses(out, score, won, counted, inside):  # noqa: ANN001, ANN201
+    import torch
+    import torch.nn.functional as F  # noqa: N812
+
+    p = torch.sigmoid(out[:, 0]).clamp(1e-4, 1 - 1e-4)
+    centre = (score >= 1.0).float()
+    positive = -((1 - p) ** 2) * torch.log(p) * centre
+    negative = -((1 - score) ** 4) * p**2 * torch.log(1 - p) * (1 - centre)
+    focal = ((positive + negative) * inside).sum() / centre.sum().clamp(min=1)
+    across = (F.binary_cross_entropy_with_logits(out[:, 1], won, reduction="none")
+              * counted).sum() / counted.sum().clamp(min=1)
+    return focal, across
+
+
+def count_accuracy(net, strips: list, centres: list) -> float:  # noqa: ANN001
+    """Share of strips whose peaks are as many as their true cards."""
+    import torch
+
+    from vision.detect.strips import STRIDE, find_peaks, to_batch
+
+    net.eval()
+    right = 0
+    with torch.no_grad():
+        for s, c in zip(strips, centres, strict=True):
+            out = net(torch.from_numpy(to_batch([s])))[0, 0].numpy()
+            cells = math.ceil(s.shape[1] / STRIDE)
+            right += len(find_peaks(1 / (1 + np.exp(-out[:cells])))) == len(c)
+    return right / max(1, len(strips))
+
+
+def train(data: Path, run: Path, epochs: int, threads: int, size: int, lr: float,
+          width: float) -> Path:
+    import torch
+
+    torch.set_num_threads(threads)
+    torch.manual_seed(0)
+    strips, centres, across = load(data / "train")
+    val_strips, val_centres, _ = load(data / "val")
+    print(f"{len(strips)} training strips, {len(val_strips)} validation strips", flush=True)
+    net = build_net(width)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    per_epoch = len(strips) // size
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * per_epoch,
+                                                pct_start=0.15)
+    rng = np.random.default_rng(0)
+    widths = np.array([s.shape[1] for s in strips])
+    run.mkdir(parents=True, exist_ok=True)
+    best, t0 = -1.0, time.time()
+    for epoch in range(epochs):
+        net.train()
+        # batches of like widths (little padding), in random order
+        order = np.argsort(widths + rng.uniform(0, 64, len(widths)))
+        batches = [order[k:k + size] for k in range(0, per_epoch * size, size)]
+        rng.shuffle(batches)
+        total = 0.0
+        for index in batches:
+            x, score, won, counted, inside = batch(index, strips, centres, across, rng)
+            focal, across_loss = losses(net(x), score, won, counted, inside)
+            loss = focal + across_loss
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach())
+        accuracy = count_accuracy(net, val_strips, val_centres)
+        print(f"epoch {epoch + 1}/{epochs}: loss {total / len(batches):.4f}, validation rows "
+              f"counted right {100 * accuracy:.2f} %, {time.time() - t0:.0f} s", flush=True)
+        torch.save(net.state_dict(), run / "last.pt")
+        if accuracy >= best:
+            best = accuracy
+            torch.save(net.state_dict(), run / "best.pt")
+    return run / "best.pt"
+
+
+def export(weights: Path, out: Path, models: Path | None, width: float = 1.0) -> Path:
+    import torch
+
+    from vision.detect.strips import STRIP_HEIGHT
+
+    net = build_net(width)
+    net.load_state_dict(torch.load(weights, map_location="cpu"))
+    net.eval()
+    torch.onnx.export(
+        net, torch.zeros(1, 3, STRIP_HEIGHT, 256), str(out),
+        input_names=["strips"], output_names=["cells"],
+        dynamic_axes={"strips": {0: "n", 3: "width"}, "cells": {0: "n", 2: "cells"}},
+        opset_version=17, dynamo=False,
+    )
+    if models is not None:
+        models.mkdir(parents=True, exist_ok=True)
+        target = models / "row_strip.onnx"
+        shutil.copyfile(out, target)
+        digest = hashlib.sha256(target.read_bytes()).hexdigest()
+        (models / "row_strip.sha256").write_text(f"{digest}  row_strip.onnx\n")
+        print(f"shipped {target} sha256 {digest}", flush=True)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", default="/work/data/strips")
+    parser.add_argument("--runs", default="/work/runs/strips")
+    parser.add_argument("--scenes", type=int, default=3200)
+    parser.add_argument("--val-scenes", type=int, default=200)
+    parser.add_argument("--procs", type=int, default=2)
+    parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--batch", type=int, default=32)
+    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--width", type=float, default=1.0, help="channel multiplier")
+    parser.add_argument("--models", default=str(REPO / "models"), help="'' to not ship")
+    parser.add_argument("--force", action="store_true")
+    parser.add_argument("--only-data", action="store_true")
+    args = parser.parse_args(argv)
+
+    data, run = Path(args.data), Path(args.runs)
+    if args.force:
+        shutil.rmtree(data, ignore_errors=True)
+        shutil.rmtree(run, ignore_errors=True)
+    generate(data, args.scenes, args.val_scenes, args.procs)
+    if args.only_data:
+        return 0
+    weights = run / "best.pt"
+    if not weights.exists():
+        weights = train(data, run, args.epochs, args.threads, args.batch, args.lr, args.width)
+    export(weights, run / "row_strip.onnx", Path(args.models) if args.models else None,
+           args.width)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,91 @@
+"""Rows counted again along their length: the strip's count and readings taken into a row."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.detect.strips import RowStrip, strip_frame
+from vision.record import Orientation
+from vision.seats import Seat
+from vision.table.reading import SeenCard, TableReading
+from vision.table.recount import match_along, recount_rows
+
+WON, LOST, UNKNOWN = Orientation.WON, Orientation.LOST, Orientation.UNKNOWN
+
+
+def _quad(cx: float, across: bool) -> np.ndarray:
+    hx, hy = (28, 40) if across else (40, 28)
+    return np.array([[cx - hx, 300 - hy], [cx + hx, 300 - hy], [cx + hx, 300 + hy],
+                     [cx - hx, 300 + hy]], dtype=np.float64)
+
+
+def _reading(xs: list[float], readings: list[Orientation]) -> TableReading:
+    cards = [SeenCard(quad=_quad(x, o is WON), face_up=False, confidence=0.9, seat=Seat.S,
+                      row_position=k, orientation=o, orientation_confidence=0.9)
+             for k, (x, o) in enumerate(zip(xs, readings, strict=True), 1)]
+    return TableReading(cards=list(cards), rows={Seat.S: list(cards)}, image_size=(800, 600))
+
+
+def _strip(reading: TableReading, xs: list[float], across: list[float]) -> RowStrip:
+    frame = strip_frame(np.stack([c.quad for c in reading.rows[Seat.S]]))
+    points = np.array([[x, 300.0] for x in xs])
+    return RowStrip(frame=frame, along=frame.to_strip(points), points=points,
+                    score=np.full(len(xs), 0.9), across=np.array(across))
+
+
+def test_match_along_pairs_nearest_first_within_tolerance():
+    assert match_along(np.array([0.0, 10.0, 50.0]), np.array([11.0, 1.0]), 5.0) == {1: 0, 0: 1}
+    assert match_along(np.array([0.0]), np.array([9.0]), 5.0) == {}
+    assert match_along(np.zeros(0), np.array([1.0]), 5.0) == {}
+
+
+def test_a_box_with_no_card_of_its_own_is_set_aside():
+    # a phantom at 130 between real cards at 100 and 160 (30 px is 0.375 of a long side)
+    reading = _reading([100, 130, 160, 220], [WON, LOST, LOST, WON])
+    phantom = reading.rows[Seat.S][1]
+    recount_rows(reading, [_strip(reading, [100, 160, 220], [0.95, 0.05, 0.95])], [Seat.S])
+    row = reading.rows[Seat.S]
+    assert [c.orientation for c in row] == [WON, LOST, WON]
+    assert [c.row_position for c in row] == [1, 2, 3]
+    assert phantom.seat is None and phantom.row_position is None
+    assert any(c is phantom for c in reading.cards)
+    assert phantom.orientation is UNKNOWN
+    assert any("row S counted again" in n and "4 -> 3" in n for n in reading.notes)
+
+
+def test_a_missed_card_is_added_where_the_strip_sees_it_read_as_the_strip_reads_it():
+    reading = _reading([100, 160, 280], [WON, LOST, LOST])
+    recount_rows(reading, [_strip(reading, [100, 160, 220, 280], [0.9, 0.1, 0.97, 0.1])],
+                 [Seat.S])
+    row = reading.rows[Seat.S]
+    assert len(row) == 4 and [c.row_position for c in row] == [1, 2, 3, 4]
+    added = row[2]
+    assert added.orientation is WON and any(c is added for c in reading.cards)
+    assert np.allclose(added.quad.mean(axis=0), [220, 300])
+    # lies across the row: its long side runs up and down like the other won card's
+    sides = np.abs(added.quad[2] - added.quad[0])
+    assert sides[1] > sides[0]
+    assert "1 card(s) the detector missed added" in reading.notes[-1]
+
+
+def test_an_unsure_strip_reading_adds_an_unknown_card():
+    reading = _reading([100, 160, 280], [WON, LOST, LOST])
+    recount_rows(reading, [_strip(reading, [100, 160, 220, 280], [0.9, 0.1, 0.55, 0.1])],
+                 [Seat.S])
+    assert reading.rows[Seat.S][2].orientation is UNKNOWN
+
+
+def test_a_confirmed_box_keeps_its_reading_and_an_unknown_one_takes_the_strips_when_sure():
+    reading = _reading([100, 160, 220, 280], [WON, UNKNOWN, LOST, UNKNOWN])
+    recount_rows(reading, [_strip(reading, [100, 160, 220, 280], [0.02, 0.99, 0.9, 0.9])],
+                 [Seat.S])
+    # the strip's 0.9 adds a card as won, but does not overrule an unknown box's own doubt
+    assert [c.orientation for c in reading.rows[Seat.S]] == [WON, WON, LOST, UNKNOWN]
+    assert reading.notes == []  # no row changed its length
+
+
+def test_a_strip_far_off_the_rows_count_is_not_believed():
+    reading = _reading([100, 160, 220], [WON, LOST, LOST])
+    xs = [100 + 15 * k for k in range(8)]
+    recount_rows(reading, [_strip(reading, xs, [0.5] * 8)], [Seat.S])
+    assert len(reading.rows[Seat.S]) == 3 and reading.notes == []
