@@ -10,6 +10,8 @@ For each test photo (a 640x480 end-of-play bridge table, the same at 1920x1080, 
 - **bare inference**: ``session.run`` alone on the already prepared input of the same image,
 
 and prints both in ms with their ratio (goal: <= 1.5x face down, <= 2x face up).
+``--without-recount`` also times end-to-end without the row strips (the third look,
+``models/row_strip.onnx``) in the same alternation, to show what that look costs.
 """
 
 from __future__ import annotations
@@ -43,19 +45,19 @@ def photos(seed: int) -> list[tuple[str, np.ndarray]]:
     return out
 
 
-def alternating_ms(first, second, repeats: int, warmup: int = 3) -> tuple[float, float]:  # noqa: ANN001
-    """Median ms of ``first`` and of ``second``, called in turn ``repeats`` times each after
-    ``warmup`` untimed calls of each."""
+def alternating_ms(*calls, repeats: int, warmup: int = 3) -> list[float]:  # noqa: ANN002
+    """Median ms of each of ``calls``, called in turn ``repeats`` times each after ``warmup``
+    untimed calls of each."""
     for _ in range(warmup):
-        first()
-        second()
-    a, b = [], []
+        for fn in calls:
+            fn()
+    times: list[list[float]] = [[] for _ in calls]
     for _ in range(repeats):
-        for fn, times in ((first, a), (second, b)):
+        for fn, spent in zip(calls, times, strict=True):
             t0 = time.perf_counter()
             fn()
-            times.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(a), statistics.median(b)
+            spent.append((time.perf_counter() - t0) * 1000)
+    return [statistics.median(t) for t in times]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -65,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default=None)
     parser.add_argument("--photo", action="append", default=[], help="extra photo file(s)")
     parser.add_argument("--out", default=None, help="write the results as JSON here")
+    parser.add_argument("--without-recount", action="store_true",
+                        help="also time end-to-end without the row strips (models/row_strip"
+                             ".onnx), in the same alternation")
     args = parser.parse_args(argv)
 
     from vision.detect.onnx_detector import CardDetector
@@ -72,6 +77,7 @@ def main(argv: list[str] | None = None) -> int:
 
     detector = CardDetector(args.model)
     analyzer = PhotoAnalyzer(game="bridge", detector=detector)
+    plain = PhotoAnalyzer(game="bridge", detector=detector, row_strips=False)
     items = photos(args.seed)
     for path in args.photo:
         items.append((Path(path).name, cv2.imread(path)))
@@ -89,12 +95,17 @@ def main(argv: list[str] | None = None) -> int:
         def bare(blob: np.ndarray = blob) -> None:
             detector.infer(blob)
 
-        # alternate the two call by call, so that load from other processes (this VM's
-        # speed drifts by 10-30 % within a minute) hits both alike; the first photo also
+        def without_recount(data: bytes = data) -> None:
+            reading, report = plain.analyze(data)
+            json.dumps(full_report_dict(reading, report))
+
+        # alternate the calls one by one, so that load from other processes (this VM's
+        # speed drifts by 10-30 % within a minute) hits all alike; the first photo also
         # warms the process up (with 3 untimed calls its bare inference once measured 59 ms
         # against 43 ms for the next photo's same-sized input), so it gets a longer start
-        e2e_ms, inf_ms = alternating_ms(end_to_end, bare, args.repeats,
-                                        warmup=10 if not results else 3)
+        calls = (end_to_end, bare) + ((without_recount,) if args.without_recount else ())
+        e2e_ms, inf_ms, *plain_ms = alternating_ms(*calls, repeats=args.repeats,
+                                                   warmup=10 if not results else 3)
         reading, _ = analyzer.analyze(data)
         row = {
             "photo": label,
@@ -104,6 +115,9 @@ def main(argv: list[str] | None = None) -> int:
             "bare_inference_ms": round(inf_ms, 1),
             "ratio": round(e2e_ms / inf_ms, 2),
         }
+        if plain_ms:
+            row["without_recount_ms"] = round(plain_ms[0], 1)
+            row["ratio_without_recount"] = round(plain_ms[0] / inf_ms, 2)
         results.append(row)
         print(json.dumps(row), flush=True)
     info = {
@@ -113,12 +127,16 @@ def main(argv: list[str] | None = None) -> int:
         "repeats": args.repeats,
         "identity_model": analyzer.identity_reader is not None,
     }
-    print("\n| photo | cards found | end-to-end | bare inference | ratio |")
-    print("|---|---|---|---|---|")
+    extra = args.without_recount
+    print("\n| photo | cards found | end-to-end | bare inference | ratio |"
+          + (" without row strips |" if extra else ""))
+    print("|---|---|---|---|---|" + ("---|" if extra else ""))
     for r in results:
         print(
             f"| {r['photo']} | {r['cards_found']} | {r['end_to_end_ms']} ms | "
             f"{r['bare_inference_ms']} ms | {r['ratio']}x |"
+            + (f" {r['without_recount_ms']} ms, {r['ratio_without_recount']}x |" if extra
+               else "")
         )
     print(f"\n{info}")
     if args.out:

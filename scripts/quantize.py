@@ -1,26 +1,30 @@
-"""Quantize a crop classifier to 8-bit integers (onnxruntime static quantization).
+"""Quantize a model to 8-bit integers (onnxruntime static quantization).
 
     /work/trainenv/bin/python scripts/quantize.py card_axis \
         /work/runs/axis-models-v3/card_axis.onnx --val /work/data/axis-big/val
     /work/trainenv/bin/python scripts/quantize.py identity /work/runs/identity-float.onnx
     /work/trainenv/bin/python scripts/quantize.py detector_video \
         /work/runs/recovered/models/detector_video.onnx --frames /work/data/det-video-calib2
+    /work/trainenv/bin/python scripts/quantize.py row_strip /work/runs/strips/row_strip.onnx \
+        --strips /work/data/strips
 
 Both classifiers run on many crops per photo - the second look on every candidate box (about
 100 for a full bridge table), the identity reader on two or four corners of every face-up card
 - which made them the largest costs of the pipeline after the detector. Integer convolutions
-run 2-3x faster on the CPU. Calibration uses the crops each model sees at inference, cut by
-the same code: for ``card_axis`` the shipped detector's candidates on renderer scenes from
-the classifier's own training seeds (5e9 + i, ``axis_crops``); for ``identity`` generated
-card photos (``vision.identity.synth``, training styles, seed 123); for ``detector_video``
-(the fixed camera's detector, which runs on every analysed frame) the training frames of
+run 2-3x faster on the CPU. Calibration uses the crops each model sees at inference, cut by the
+same code: for ``card_axis`` the shipped detector's candidates on renderer scenes from the
+classifier's own training seeds (5e9 + i, ``axis_crops``); for ``identity`` generated card
+photos (``vision.identity.synth``, training styles, seed 123); for ``detector_video`` (the
+fixed camera's detector, which runs on every analysed frame) the training frames of
 ``--frames`` (``trickvision synth --format video-obb``: its ``train`` images calibrate, its
-``val`` images compare), letterboxed as the detector does. The detection head stays in
-floats; the backbone and neck are 8-bit. Before anything is written the quantized model is
-measured against the float one: ``card_axis`` on held-out validation crops (``--val``, the
-``.npz`` files of ``train_axis.py``), ``identity`` on 4,000 freshly generated crops (seed
-789), ``detector_video`` on the ``val`` frames (boxes found by both). Writes
-``models/<name>.onnx`` (or ``--out``) and its ``.sha256``.
+``val`` images compare), letterboxed as the detector does (the detection head stays in floats;
+the backbone and neck are 8-bit); for ``row_strip`` (a strip along every row of every photo)
+160 training strips of ``--strips`` (``train_row_strip.py``'s data), four to a batch. Before
+anything is written the quantized model is measured against the float one: ``card_axis`` on
+held-out validation crops (``--val``, the ``.npz`` files of ``train_axis.py``), ``identity`` on
+4,000 freshly generated crops (seed 789), ``detector_video`` on the ``val`` frames (boxes found
+by both), ``row_strip`` on the validation strips (rows whose cards it counts right, and counts
+that differ). Writes ``models/<name>.onnx`` (or ``--out``) and its ``.sha256``.
 
 Needs the ``train`` extra (``onnx``; ``onnxruntime.quantization`` comes with onnxruntime).
 """
@@ -238,9 +242,43 @@ def compare_axis(float_model: Path, int_model: Path, val_dir: Path) -> dict[str,
     }
 
 
+def strip_calibration(folder: Path, n: int = 160) -> list[np.ndarray]:
+    from train_row_strip import load
+
+    from vision.detect.strips import to_batch
+
+    strips = load(folder)[0][:n]
+    return [to_batch(strips[k:k + 4]) for k in range(0, len(strips), 4)]
+
+
+def compare_strips(float_model: Path, int_model: Path, folder: Path) -> dict[str, float]:
+    """Rows whose cards each model counts right, one strip at a time, and how often the two
+    count differently."""
+    from train_row_strip import load
+
+    from vision.detect.strips import STRIDE, find_peaks, to_batch
+
+    strips, centres, _ = load(folder)
+    counts: dict[str, list[int]] = {}
+    for name, path in (("float", float_model), ("int8", int_model)):
+        session = cpu_session(path, 2)
+        counts[name] = []
+        for strip in strips:
+            cells = int(np.ceil(strip.shape[1] / STRIDE))
+            out = session.run(None, {session.get_inputs()[0].name: to_batch([strip])})[0]
+            counts[name].append(len(find_peaks(1 / (1 + np.exp(-out[0, 0, :cells])))))
+    true = [len(c) for c in centres]
+    return {
+        "validation strips": len(strips),
+        "rows counted right, float": float(np.mean(np.equal(counts["float"], true))),
+        "rows counted right, 8-bit": float(np.mean(np.equal(counts["int8"], true))),
+        "counts differing": int(np.sum(np.not_equal(counts["float"], counts["int8"]))),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("model", choices=("card_axis", "identity", "detector_video"))
+    parser.add_argument("model", choices=("card_axis", "identity", "detector_video", "row_strip"))
     parser.add_argument("source", type=Path, help="the float ONNX model")
     parser.add_argument("--out", type=Path, default=None, help="default models/<model>.onnx")
     parser.add_argument("--scenes", type=int, default=24, help="card_axis calibration scenes")
@@ -251,6 +289,8 @@ def main(argv: list[str] | None = None) -> int:
                              "greyscale cameras, models/identity_grey.onnx)")
     parser.add_argument("--frames", type=Path, default=None,
                         help="detector_video: a video-obb data set (images/train, images/val)")
+    parser.add_argument("--strips", type=Path, default=None,
+                        help="row_strip: train_row_strip.py's data folder (train/, val/)")
     args = parser.parse_args(argv)
     out = args.out or REPO / "models" / f"{args.model}.onnx"
     if not args.source.is_file():
@@ -262,6 +302,10 @@ def main(argv: list[str] | None = None) -> int:
         blobs = axis_calibration(args.scenes)
     elif args.model == "identity":
         blobs = identity_calibration(args.crops, args.grey)
+    elif args.model == "row_strip":
+        if args.strips is None or not (args.strips / "train").is_dir():
+            parser.error("row_strip needs --strips DIR with train/ and val/")
+        blobs = strip_calibration(args.strips / "train")
     else:
         if args.frames is None or not (args.frames / "images" / "train").is_dir():
             parser.error("detector_video needs --frames DIR with images/train and images/val")
@@ -276,6 +320,8 @@ def main(argv: list[str] | None = None) -> int:
             figures = compare_identity(args.source, staged, args.grey)
         elif args.model == "detector_video":
             figures = compare_detector(args.source, staged, args.frames / "images" / "val")
+        elif args.model == "row_strip":
+            figures = compare_strips(args.source, staged, args.strips / "val")
         elif args.val is not None:
             figures = compare_axis(args.source, staged, args.val)
         for k, v in figures.items():

@@ -44,9 +44,11 @@ def test_a_turned_camera_is_told_once_which_south_reads_it(turned_table, caplog)
     assert 20 <= angle <= 26 and "clockwise" in said[0]
     caplog.clear()
     assert _warnings(turned_table, caplog, south=str(angle)) == []  # given: nothing to say
-    # and with it every row is read as it lies (won / lost, in order)
+    # and with it every row is read as it lies (won / lost, in order) from the rectangles given
+    # (counted again along its length, South's row also shows the card that lies all but
+    # hidden under its neighbours, which the rectangles leave out)
     adapter = PhotoAnalyzerAdapter("bridge", detector=_Truth(turned_table.truth["cards"]),
-                                   identity_reader=False, south=str(angle))
+                                   identity_reader=False, south=str(angle), row_strips=False)
     reading = adapter.analyse(turned_table.image, 0.0, 0.0)
     letter = {"won": "W", "lost": "L", "unknown": "?"}
     truth: dict[str, str] = {}

@@ -139,10 +139,10 @@ def find_peaks(score: np.ndarray, threshold: float = PEAK_SCORE,
         return np.zeros(0, dtype=int)
     padded = np.pad(score, radius, constant_values=-np.inf)
     windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * radius + 1)
-    best = windows.max(axis=1)
-    # ties: only the first cell of a plateau counts
-    earlier = np.array([padded[i:i + radius].max() if radius else -np.inf for i in range(n)])
-    return np.flatnonzero((score >= threshold) & (score >= best) & (score > earlier))
+    # ties: only the first cell of a plateau counts, so a cell must beat the cells before it
+    before = windows[:, :radius].max(axis=1) if radius else np.full(n, -np.inf)
+    return np.flatnonzero((score >= threshold) & (score >= windows.max(axis=1))
+                          & (score > before))
 
 
 def to_batch(strips: list[np.ndarray]) -> np.ndarray:
