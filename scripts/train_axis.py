@@ -35,7 +35,6 @@ import json
 import shutil
 import sys
 import time
-from multiprocessing import Pool
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -171,31 +170,11 @@ def _chunk(args: tuple[str, int, int, str, str, float]) -> tuple[str, int]:
 
 def generate(data: Path, n_train: int, n_val: int, procs: int, seed_offset: int = 0,
              video_model: str = "", photo_model: str = "", steep: float = 0.0) -> None:
-    for split, n, base in (("train", n_train, TRAIN_SEED), ("val", n_val, VAL_SEED)):
-        base += seed_offset if split == "train" else 0
-        out = data / split
-        if out.exists():
-            print(f"{out} exists, not regenerated", flush=True)
-            continue
-        tmp = data / f"{split}.tmp"
-        shutil.rmtree(tmp, ignore_errors=True)
-        tmp.mkdir(parents=True)
-        tasks = [
-            (str(tmp / f"{base + k:d}.npz"), base + k, min(CHUNK, n - k), video_model,
-             photo_model, steep)
-            for k in range(0, n, CHUNK)
-        ]
-        t0 = time.time()
-        total = 0
-        with Pool(procs) as pool:
-            for done, (_, count) in enumerate(pool.imap_unordered(_chunk, tasks), 1):
-                total += count
-                print(
-                    f"{split}: {done}/{len(tasks)} chunks, {total} crops, "
-                    f"{time.time() - t0:.0f} s",
-                    flush=True,
-                )
-        tmp.rename(out)
+    from small_model_options import render_split
+
+    for split, n, base in (("train", n_train, TRAIN_SEED + seed_offset), ("val", n_val, VAL_SEED)):
+        render_split(data, split, base, n, CHUNK, _chunk, (video_model, photo_model, steep),
+                     procs, unit="crops")
 
 
 def load(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -431,24 +410,14 @@ def export(weights: Path, out: Path, models: Path | None, width: float = 1.0) ->
 
 
 def main(argv: list[str] | None = None) -> int:
+    from small_model_options import add_arguments, folders
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", default="/work/data/axis")
-    parser.add_argument("--runs", default="/work/runs/axis")
-    parser.add_argument("--scenes", type=int, default=1200)
-    parser.add_argument("--val-scenes", type=int, default=150)
-    parser.add_argument("--procs", type=int, default=2)
-    parser.add_argument("--epochs", type=int, default=14)
-    parser.add_argument("--batch", type=int, default=256)
-    parser.add_argument("--lr", type=float, default=3e-3)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--width", type=float, default=1.0, help="channel multiplier")
+    add_arguments(parser, name="axis", scenes=1200, val_scenes=150, epochs=14, batch=256)
     parser.add_argument("--seed-offset", type=int, default=0, help="added to the data seeds")
-    parser.add_argument("--models", default=str(REPO / "models"), help="'' to not ship")
     parser.add_argument("--init", default="",
                         help="our own earlier best.pt, or a card_axis ONNX file (e.g. the "
                              "shipped one), to continue from")
-    parser.add_argument("--force", action="store_true")
-    parser.add_argument("--only-data", action="store_true")
     parser.add_argument("--video-detector", default="",
                         help="crop frames of animated deals, cut by this detector ONNX (the "
                              "fixed camera's second look) instead of photos")
@@ -462,10 +431,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.detector and args.video_detector:
         parser.error("give --detector or --video-detector, not both")
 
-    data, run = Path(args.data), Path(args.runs)
-    if args.force:
-        shutil.rmtree(data, ignore_errors=True)
-        shutil.rmtree(run, ignore_errors=True)
+    data, run = folders(args)
     generate(data, args.scenes, args.val_scenes, args.procs, args.seed_offset,
              args.video_detector, args.detector, args.steep)
     if args.only_data:

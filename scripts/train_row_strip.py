@@ -26,18 +26,17 @@ Steps (each skipped when its output exists, unless --force):
 from __future__ import annotations
 
 import argparse
-import hashlib
 import math
 import shutil
 import sys
 import time
-from multiprocessing import Pool
 from pathlib import Path
 
 import numpy as np
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "scripts"))  # export
 
 TRAIN_SEED = 4_000_000_000
 VAL_SEED = 4_500_000_000
@@ -97,23 +96,10 @@ def _chunk(args: tuple[str, int, int]) -> tuple[str, int]:
 
 
 def generate(data: Path, n_train: int, n_val: int, procs: int) -> None:
+    from small_model_options import render_split
+
     for split, n, base in (("train", n_train, TRAIN_SEED), ("val", n_val, VAL_SEED)):
-        out = data / split
-        if out.exists():
-            print(f"{out} exists, not regenerated", flush=True)
-            continue
-        tmp = data / f"{split}.tmp"
-        shutil.rmtree(tmp, ignore_errors=True)
-        tmp.mkdir(parents=True)
-        tasks = [(str(tmp / f"{base + k:d}.npz"), base + k, min(CHUNK, n - k))
-                 for k in range(0, n, CHUNK)]
-        t0, total = time.time(), 0
-        with Pool(procs) as pool:
-            for done, (_, count) in enumerate(pool.imap_unordered(_chunk, tasks), 1):
-                total += count
-                print(f"{split}: {done}/{len(tasks)} chunks, {total} strips, "
-                      f"{time.time() - t0:.0f} s", flush=True)
-        tmp.rename(out)
+        render_split(data, split, base, n, CHUNK, _chunk, (), procs, unit="strips")
 
 
 def load(folder: Path) -> tuple[list, list, list]:
@@ -304,36 +290,23 @@ def export(weights: Path, out: Path, models: Path | None, width: float = 1.0) ->
         opset_version=17, dynamo=False,
     )
     if models is not None:
+        from export import write_checksum
+
         models.mkdir(parents=True, exist_ok=True)
         target = models / "row_strip.onnx"
         shutil.copyfile(out, target)
-        digest = hashlib.sha256(target.read_bytes()).hexdigest()
-        (models / "row_strip.sha256").write_text(f"{digest}  row_strip.onnx\n")
-        print(f"shipped {target} sha256 {digest}", flush=True)
+        print(f"shipped {target} and {write_checksum(target)}", flush=True)
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
+    from small_model_options import add_arguments, folders
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", default="/work/data/strips")
-    parser.add_argument("--runs", default="/work/runs/strips")
-    parser.add_argument("--scenes", type=int, default=3200)
-    parser.add_argument("--val-scenes", type=int, default=200)
-    parser.add_argument("--procs", type=int, default=2)
-    parser.add_argument("--epochs", type=int, default=12)
-    parser.add_argument("--batch", type=int, default=32)
-    parser.add_argument("--lr", type=float, default=3e-3)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--width", type=float, default=1.0, help="channel multiplier")
-    parser.add_argument("--models", default=str(REPO / "models"), help="'' to not ship")
-    parser.add_argument("--force", action="store_true")
-    parser.add_argument("--only-data", action="store_true")
+    add_arguments(parser, name="strips", scenes=3200, val_scenes=200, epochs=12, batch=32)
     args = parser.parse_args(argv)
 
-    data, run = Path(args.data), Path(args.runs)
-    if args.force:
-        shutil.rmtree(data, ignore_errors=True)
-        shutil.rmtree(run, ignore_errors=True)
+    data, run = folders(args)
     generate(data, args.scenes, args.val_scenes, args.procs)
     if args.only_data:
         return 0
