@@ -29,9 +29,10 @@ SAME_CARD = 0.35
 #: (at most) this (1 - this); in between it is unknown.
 ACROSS_SURE = 0.8
 #: A box the strip confirms but whose own reading was unknown takes the strip's reading only
-#: when the strip is this sure: on 180 tuning photos (seeds 7e9+) 96.7 / 80.0 % of totals
-#: exact (normal / hard) against 92.5 / 73.3 % leaving them unknown, with 8 / 37 confident
-#: errors against 6 / 34 (0.8 gave more confident errors for the same totals on other scenes).
+#: when the strip is this sure: on 180 tuning photos (seeds 7e9+, the float model) 96.7 /
+#: 80.0 % of totals exact (normal / hard) against 92.5 / 73.3 % leaving them unknown, with 8 /
+#: 37 confident errors against 6 / 34 (0.8 gave more confident errors for the same totals on
+#: the held-out photos).
 FILL_SURE = 0.97
 #: A strip counting more than this many cards more or fewer than the row's boxes is not
 #: believed (a strip cut along a row that is not one, e.g. two rows taken for one).
