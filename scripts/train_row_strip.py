@@ -21,6 +21,10 @@ Steps (each skipped when its output exists, unless --force):
    the cells next to each centre, across-or-along (cross entropy).
 3. export ONNX (opset 17, any batch and width), copy to ``models/row_strip.onnx`` and write
    its sha256.
+
+``--init best.pt`` continues an earlier run; ``--seed-offset K`` renders new training scenes
+(seeds 4e9 + K + i) into another ``--data`` folder, and ``--more-data DIR`` trains on that
+folder's strips and DIR's together.
 """
 
 from __future__ import annotations
@@ -95,10 +99,10 @@ def _chunk(args: tuple[str, int, int]) -> tuple[str, int]:
     return out_file, len(strips)
 
 
-def generate(data: Path, n_train: int, n_val: int, procs: int) -> None:
+def generate(data: Path, n_train: int, n_val: int, procs: int, seed_offset: int = 0) -> None:
     from small_model_options import render_split
 
-    for split, n, base in (("train", n_train, TRAIN_SEED), ("val", n_val, VAL_SEED)):
+    for split, n, base in (("train", n_train, TRAIN_SEED + seed_offset), ("val", n_val, VAL_SEED)):
         render_split(data, split, base, n, CHUNK, _chunk, (), procs, unit="strips")
 
 
@@ -232,15 +236,20 @@ def count_accuracy(net, strips: list, centres: list) -> float:  # noqa: ANN001
 
 
 def train(data: Path, run: Path, epochs: int, threads: int, size: int, lr: float,
-          width: float) -> Path:
+          width: float, init: Path | None = None, more: Path | None = None) -> Path:
     import torch
 
     torch.set_num_threads(threads)
     torch.manual_seed(0)
     strips, centres, across = load(data / "train")
+    if more is not None:  # a second data folder's training strips (its seed offset)
+        extra = load(more / "train")
+        strips, centres, across = strips + extra[0], centres + extra[1], across + extra[2]
     val_strips, val_centres, _ = load(data / "val")
     print(f"{len(strips)} training strips, {len(val_strips)} validation strips", flush=True)
     net = build_net(width)
+    if init is not None:
+        net.load_state_dict(torch.load(init, map_location="cpu"))
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     per_epoch = len(strips) // size
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * per_epoch,
@@ -304,15 +313,22 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_arguments(parser, name="strips", scenes=3200, val_scenes=200, epochs=12, batch=32)
+    parser.add_argument("--seed-offset", type=int, default=0,
+                        help="added to the training data's seeds")
+    parser.add_argument("--init", default="", help="our own earlier best.pt to continue from")
+    parser.add_argument("--more-data", default="",
+                        help="another data folder whose training strips are trained on too")
     args = parser.parse_args(argv)
 
     data, run = folders(args)
-    generate(data, args.scenes, args.val_scenes, args.procs)
+    generate(data, args.scenes, args.val_scenes, args.procs, args.seed_offset)
     if args.only_data:
         return 0
     weights = run / "best.pt"
     if not weights.exists():
-        weights = train(data, run, args.epochs, args.threads, args.batch, args.lr, args.width)
+        weights = train(data, run, args.epochs, args.threads, args.batch, args.lr, args.width,
+                        Path(args.init) if args.init else None,
+                        Path(args.more_data) if args.more_data else None)
     export(weights, run / "row_strip.onnx", Path(args.models) if args.models else None,
            args.width)
     return 0
