@@ -256,7 +256,7 @@ def compare_strips(float_model: Path, int_model: Path, folder: Path) -> dict[str
     count differently."""
     from train_row_strip import load
 
-    from vision.detect.strips import STRIDE, find_peaks, to_batch
+    from vision.detect.strips import read_cells, to_batch
 
     strips, centres, _ = load(folder)
     counts: dict[str, list[int]] = {}
@@ -264,9 +264,8 @@ def compare_strips(float_model: Path, int_model: Path, folder: Path) -> dict[str
         session = cpu_session(path, 2)
         counts[name] = []
         for strip in strips:
-            cells = int(np.ceil(strip.shape[1] / STRIDE))
             out = session.run(None, {session.get_inputs()[0].name: to_batch([strip])})[0]
-            counts[name].append(len(find_peaks(1 / (1 + np.exp(-out[0, 0, :cells])))))
+            counts[name].append(len(read_cells(out[0], strip.shape[1])[0]))
     true = [len(c) for c in centres]
     return {
         "validation strips": len(strips),

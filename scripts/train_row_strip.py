@@ -65,6 +65,7 @@ def _chunk(args: tuple[str, int, int]) -> tuple[str, int]:
 
     from vision.detect.strips import cut_strip, strip_frame
     from vision.synth.scene import render_game_scene
+    from vision.table.rows import measure
 
     out_file, first_seed, n = args
     strips, centres, across = [], [], []
@@ -89,11 +90,8 @@ def _chunk(args: tuple[str, int, int]) -> tuple[str, int]:
             frame = strip_frame(quads, rng)
             strips.append(cut_strip(image, frame))
             centres.append(frame.to_strip(quads.mean(axis=1)).astype(np.float32))
-            e1, e2 = quads[:, 1] - quads[:, 0], quads[:, 2] - quads[:, 1]
-            long_vec = np.where((np.linalg.norm(e1, axis=1) >= np.linalg.norm(e2, axis=1))[:, None],
-                                e1, e2)
-            long_vec /= np.linalg.norm(long_vec, axis=1, keepdims=True)
-            across.append((np.abs(long_vec @ frame.direction) < np.sqrt(0.5)).astype(np.uint8))
+            long_axis = measure(quads).long_axis
+            across.append((np.abs(long_axis @ frame.direction) < np.sqrt(0.5)).astype(np.uint8))
     np.savez(out_file, strips=_objects(strips), centres=_objects(centres),
              across=_objects(across))
     return out_file, len(strips)
@@ -223,15 +221,14 @@ def count_accuracy(net, strips: list, centres: list) -> float:  # noqa: ANN001
     """Share of strips whose peaks are as many as their true cards."""
     import torch
 
-    from vision.detect.strips import STRIDE, find_peaks, to_batch
+    from vision.detect.strips import read_cells, to_batch
 
     net.eval()
     right = 0
     with torch.no_grad():
         for s, c in zip(strips, centres, strict=True):
-            out = net(torch.from_numpy(to_batch([s])))[0, 0].numpy()
-            cells = math.ceil(s.shape[1] / STRIDE)
-            right += len(find_peaks(1 / (1 + np.exp(-out[:cells])))) == len(c)
+            out = net(torch.from_numpy(to_batch([s])))[0].numpy()
+            right += len(read_cells(out, s.shape[1])[0]) == len(c)
     return right / max(1, len(strips))
 
 

@@ -27,6 +27,7 @@ import numpy as np
 from vision.errors import TrickvisionError
 from vision.models import cpu_session
 from vision.models import model_path as find_model
+from vision.table.rows import measure
 
 #: Strip height and a card's long side in strip pixels: a card lying across the row fills
 #: two thirds of the height, with room for sloppy laying.
@@ -73,12 +74,6 @@ class StripFrame:
         return self.origin + x / self.scale * self.direction
 
 
-def long_sides(quads: np.ndarray) -> np.ndarray:
-    q = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
-    return np.maximum(np.linalg.norm(q[:, 1] - q[:, 0], axis=1),
-                      np.linalg.norm(q[:, 2] - q[:, 1], axis=1))
-
-
 def strip_frame(quads: np.ndarray, rng: np.random.Generator | None = None) -> StripFrame:
     """The strip along a row whose cards' corners are ``quads`` (N, 4, 2), in laying order.
 
@@ -89,8 +84,9 @@ def strip_frame(quads: np.ndarray, rng: np.random.Generator | None = None) -> St
     q = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
     if len(q) == 0:
         raise ValueError("a strip needs at least one card")
-    centres = q.mean(axis=1)
-    long_side = float(np.median(long_sides(q)))
+    cards = measure(q)
+    centres = cards.centers
+    long_side = float(np.median(cards.long_len))
     direction = np.array([1.0, 0.0])
     if len(q) >= 2:
         spread = centres - centres.mean(axis=0)
@@ -155,6 +151,17 @@ def to_batch(strips: list[np.ndarray]) -> np.ndarray:
     return batch
 
 
+def read_cells(cells: np.ndarray, strip_width: int
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One strip's network output (2, W/2) read: the strip x of its cards' centres, how
+    sure each is a centre, and the probability that each lies across the row; the cells
+    past the strip's own ``strip_width`` (padding) are not looked at."""
+    n = int(np.ceil(strip_width / STRIDE))
+    prob = 1.0 / (1.0 + np.exp(-np.asarray(cells)[:, :n]))
+    peaks = find_peaks(prob[0])
+    return (peaks + 0.5) * STRIDE, prob[0, peaks], prob[1, peaks]
+
+
 @dataclass(frozen=True)
 class RowStrip:
     """The network's reading of one row: its cards' centres along the row (image points on
@@ -187,12 +194,8 @@ class RowStripReader:
         strips = [cut_strip(image, f) for f in frames]
         logits = self.session.run(None, {self.input_name: to_batch(strips)})[0]
         out = []
-        for frame, strip, row_logits in zip(frames, strips, logits, strict=True):
-            cells = int(np.ceil(strip.shape[1] / STRIDE))
-            score = 1.0 / (1.0 + np.exp(-row_logits[0, :cells]))
-            across = 1.0 / (1.0 + np.exp(-row_logits[1, :cells]))
-            peaks = find_peaks(score)
-            along = (peaks + 0.5) * STRIDE
+        for frame, strip, cells in zip(frames, strips, logits, strict=True):
+            along, score, across = read_cells(cells, strip.shape[1])
             out.append(RowStrip(frame=frame, along=along, points=frame.to_image(along),
-                                score=score[peaks], across=across[peaks]))
+                                score=score, across=across))
         return out

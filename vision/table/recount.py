@@ -21,6 +21,7 @@ from vision.detect.strips import LONG_SIDE_PX, RowStrip
 from vision.record import Orientation
 from vision.seats import Seat
 from vision.table.reading import SeenCard, TableReading
+from vision.table.rows import measure
 
 #: A box and a strip centre are the same card when they lie less than this many long sides
 #: apart along the row.
@@ -61,10 +62,8 @@ def match_along(boxes: np.ndarray, centres: np.ndarray, tolerance: float) -> dic
 def _new_card(strip: RowStrip, k: int, row: list[SeenCard], seat: Seat) -> SeenCard:
     """A card at the strip's ``k``-th centre, as large as the row's cards, lying across the
     row or along it as the strip reads it."""
-    quads = np.stack([c.quad for c in row])
-    sides = np.sort(np.stack([np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1),
-                              np.linalg.norm(quads[:, 2] - quads[:, 1], axis=1)], axis=1), axis=1)
-    short, long = np.median(sides, axis=0)
+    cards = measure(np.stack([c.quad for c in row]))
+    short, long = float(np.median(cards.short_len)), float(np.median(cards.long_len))
     across = float(strip.across[k])
     long_axis = strip.frame.normal if across >= 0.5 else strip.frame.direction
     short_axis = np.array([-long_axis[1], long_axis[0]])
@@ -106,17 +105,16 @@ def recount_rows(reading: TableReading, strips: Sequence[RowStrip],
                 if orientation is not Orientation.UNKNOWN:
                     row[i].orientation, row[i].orientation_confidence = orientation, confidence
         dropped = [c for i, c in enumerate(row) if i not in pairs]
-        added = [_new_card(strip, k, row, seat)
+        added = [(float(strip.along[k]), _new_card(strip, k, row, seat))
                  for k in range(len(strip.along)) if k not in matched]
         if not dropped and not added:
             continue
-        keep = [(float(along[i]), c) for i, c in enumerate(row) if i in pairs]
-        keep += [(float(strip.frame.to_strip(c.quad.mean(axis=0))[()]), c) for c in added]
+        keep = [(float(along[i]), c) for i, c in enumerate(row) if i in pairs] + added
         keep.sort(key=lambda item: item[0])
         for card in dropped:  # no card of its own: neither in a row nor read
             card.seat, card.row_position = None, None
             card.orientation, card.orientation_confidence = Orientation.UNKNOWN, 0.0
-        reading.cards.extend(added)
+        reading.cards.extend(c for _, c in added)
         reading.rows[seat] = [c for _, c in keep]
         for position, (_, card) in enumerate(keep, 1):
             card.row_position = position
