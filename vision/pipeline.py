@@ -125,6 +125,39 @@ STRAIGHTEN_UP_TO_DEGREES = 40.0
 STEEP_FALLOFF = 0.3
 
 
+class _ShippedModel:
+    """A model's reader as given to the analyser, turned off (``False``), or (``None``) the
+    shipped one, loaded on first use - None when that model is not shipped."""
+
+    def __init__(self, given: Any, name: str, load: Callable[[], Any]) -> None:
+        self.value = given or None
+        self.pending = given is None
+        self.name, self.load = name, load
+
+    def get(self) -> Any:
+        if self.pending:
+            self.pending = False
+            from vision.models import model_exists
+
+            if model_exists(self.name):
+                self.value = self.load()
+        return self.value
+
+
+def _identity_reader() -> Any:
+    try:
+        from vision.identity.reader import IdentityReader
+    except ImportError:
+        return None
+    return IdentityReader()
+
+
+def _row_strip_reader() -> Any:
+    from vision.detect.strips import RowStripReader
+
+    return RowStripReader()
+
+
 class PhotoAnalyzer:
     """Reads the table in photos; keeps the loaded models between photos.
 
@@ -178,45 +211,23 @@ class PhotoAnalyzer:
         #: whether the detector announces its network's boxes before finishing (test doubles
         #: and the evaluation's truth detector do not)
         self._announces = "on_candidates" in inspect.signature(detector.detect).parameters
-        self._identity = identity_reader
-        self._identity_loaded = identity_reader is not None
+        self._identity = _ShippedModel(identity_reader, "identity", _identity_reader)
         #: fit face-up cards' boxes to their edges against the cloth before reading them
         self.fit_edges = fit_edges
-        #: counts each row again along its length (None: models/row_strip.onnx when
-        #: shipped; False: off)
-        self._strips: Any = row_strips or None
-        self._strips_loaded = row_strips is not None
+        #: counts each row again along its length
+        self._strips = _ShippedModel(row_strips, "row_strip", _row_strip_reader)
 
     # ------------------------------------------------------------------------- identity
     @property
     def identity_reader(self) -> Any:
         """The face reader, loaded on first use; None when no identity model is shipped."""
-        if not self._identity_loaded:
-            self._identity_loaded = True
-            from vision.models import model_exists
-
-            if model_exists("identity"):
-                try:
-                    from vision.identity.reader import IdentityReader
-                except ImportError:
-                    self._identity = None
-                else:
-                    self._identity = IdentityReader()
-        return self._identity or None
+        return self._identity.get()
 
     @property
     def row_strips(self) -> Any:
         """The row-strip reader (:mod:`vision.detect.strips`), loaded on first use; None when
         turned off or no row-strip model is shipped."""
-        if not self._strips_loaded:
-            self._strips_loaded = True
-            from vision.models import model_exists
-
-            if model_exists("row_strip"):
-                from vision.detect.strips import RowStripReader
-
-                self._strips = RowStripReader()
-        return self._strips
+        return self._strips.get()
 
     # ----------------------------------------------------------------------------- read
     def read(self, image: np.ndarray, *, table_centre: Any = None) -> TableReading:
