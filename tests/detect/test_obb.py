@@ -13,6 +13,7 @@ from vision.detect.obb import (
     decode,
     fragment_suppression,
     letterbox,
+    letterbox_blob,
     polygon_iou,
     probiou,
     probiou_matrix,
@@ -51,6 +52,18 @@ def test_letterbox_with_a_stride_keeps_the_aspect_and_pads_to_its_multiple():
     # a portrait photo: the other side is padded, each dimension a multiple of the stride
     tall, tall_box = letterbox(np.zeros((1000, 333, 3), dtype=np.uint8), 640, stride=32)
     assert tall.shape == (640, 224, 3) and tall_box.pad_x == 5  # 213 px of picture
+
+
+def test_the_network_input_built_in_one_step_is_the_padded_image_converted():
+    rng = np.random.default_rng(3)
+    for (h, w), size, stride in (((480, 640), 800, None), ((1080, 1920), 800, None),
+                                 ((1080, 1920), 640, 32), ((1000, 333), 640, 32),
+                                 ((800, 800), 800, None)):
+        image = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+        padded, box = letterbox(image, size, stride)
+        blob, same_box = letterbox_blob(image, size, stride)
+        assert same_box == box
+        assert blob.dtype == np.float32 and np.array_equal(blob, to_blob(padded))
 
 
 def test_to_blob_is_rgb_chw_unit_range():
@@ -162,6 +175,23 @@ def test_nms_skipping_distant_pairs_keeps_the_same_boxes_as_the_full_matrix():
         ])
         scores = rng.uniform(0.25, 1.0, n)
         assert rotated_nms(boxes, scores, iou, max_det=n).tolist() == \
+            _greedy_nms_reference(boxes, scores, iou)
+
+
+def test_nms_skipping_pairs_that_cannot_reach_the_threshold_keeps_the_same_boxes():
+    # the detector's case: many boxes jittered around few cards, thin ones among them, so
+    # that pairs near the distance bound are common, at thresholds from loose to tight
+    rng = np.random.default_rng(11)
+    for iou in (0.05, 0.2, 0.45, 0.65, 0.8, 0.9, 0.97):
+        cards = np.column_stack([rng.uniform(0, 400, 12), rng.uniform(0, 300, 12),
+                                 rng.uniform(20, 80, 12), rng.uniform(3, 60, 12),
+                                 rng.uniform(-1.6, 1.6, 12)])
+        boxes = cards[rng.integers(0, 12, 300)].copy()
+        boxes[:, :2] += rng.normal(0, 6, (300, 2))
+        boxes[:, 2:4] *= rng.uniform(0.7, 1.3, (300, 2))
+        boxes[:, 4] += rng.normal(0, 0.2, 300)
+        scores = rng.uniform(0.25, 1.0, 300)
+        assert rotated_nms(boxes, scores, iou, max_det=300).tolist() == \
             _greedy_nms_reference(boxes, scores, iou)
 
 

@@ -129,8 +129,15 @@ def _remap_into(out: np.ndarray, idx: np.ndarray, level: np.ndarray, full_width:
     sin = np.sin(boxes[idx, 4])[:, None, None]
     cx = ((boxes[idx, 0] + 0.5) / f - 0.5)[:, None, None]
     cy = ((boxes[idx, 1] + 0.5) / f - 0.5)[:, None, None]
-    map_x = (cx + s * (cos * u - sin * v)).reshape(-1, size).astype(np.float32)
-    map_y = (cy + s * (sin * u + cos * v)).reshape(-1, size).astype(np.float32)
+    # the same float64 arithmetic as cx + s * (cos * u - sin * v), in one buffer
+    work = np.empty((len(idx), size, size))
+    maps = []
+    for centre, combine, first, second in ((cx, np.subtract, cos, sin), (cy, np.add, sin, cos)):
+        combine(first * u, second * v, out=work)
+        work *= s
+        work += centre
+        maps.append(work.reshape(-1, size).astype(np.float32))
+    map_x, map_y = maps
     stacked = cv2.remap(
         level, map_x, map_y, cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_CONSTANT, borderValue=(114, 114, 114),

@@ -20,10 +20,9 @@ from vision.detect.obb import (
     centre_suppression,
     decode,
     fragment_suppression,
-    letterbox,
+    letterbox_blob,
     rotated_nms,
     split_straddlers,
-    to_blob,
 )
 from vision.detect.support import cloth_ghosts
 from vision.errors import TrickvisionError
@@ -114,8 +113,7 @@ class CardDetector:
 
     def prepare(self, image: np.ndarray) -> tuple[np.ndarray, Letterbox]:
         """The network input for a BGR image, and how the image was fitted into it."""
-        padded, box = letterbox(image, self.imgsz, self.stride)
-        return to_blob(padded), box
+        return letterbox_blob(image, self.imgsz, self.stride)
 
     def candidates(self, image: np.ndarray, iou: float) -> tuple[RawBoxes, Letterbox]:
         """Boxes above ``conf`` after rotated NMS at ``iou``, in network-input pixels."""

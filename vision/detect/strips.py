@@ -147,7 +147,8 @@ def to_batch(strips: list[np.ndarray]) -> np.ndarray:
     width = int(np.ceil(max(s.shape[1] for s in strips) / 8.0) * 8)
     batch = np.zeros((len(strips), 3, STRIP_HEIGHT, width), dtype=np.float32)
     for k, strip in enumerate(strips):
-        batch[k, :, :, : strip.shape[1]] = strip[:, :, ::-1].transpose(2, 0, 1) / 255.0
+        batch[k, :, :, : strip.shape[1]] = strip[:, :, ::-1].transpose(2, 0, 1)
+    batch /= np.float32(255.0)  # the same values as dividing in float64
     return batch
 
 
@@ -182,7 +183,7 @@ class RowStripReader:
         path = Path(model) if model else find_model("row_strip")
         if not path.exists():
             raise TrickvisionError(f"row-strip model not found: {path}")
-        self.session = cpu_session(path, 2)
+        self.session = cpu_session(path, 2, spin=True)
         self.input_name = self.session.get_inputs()[0].name
 
     def read(self, image: np.ndarray, rows: list[np.ndarray]) -> list[RowStrip]:
