@@ -79,9 +79,14 @@ def letterbox_blob(image: np.ndarray, size: int, stride: int | None = None
     the padding pixel by pixel (a quarter to nearly half of a 4:3 or 16:9 photo's input)."""
     resized, box = _fit(image, size, stride)
     blob = np.empty((1, 3, box.height, box.width), np.float32)
-    blob.fill(np.float32(PAD_VALUE) / np.float32(255.0))
-    inside = blob[0, :, box.pad_y : box.pad_y + resized.shape[0],
-                  box.pad_x : box.pad_x + resized.shape[1]]
+    grey = np.float32(PAD_VALUE) / np.float32(255.0)
+    top, left = box.pad_y, box.pad_x
+    bottom, right = top + resized.shape[0], left + resized.shape[1]
+    blob[0, :, :top] = grey
+    blob[0, :, bottom:] = grey
+    blob[0, :, top:bottom, :left] = grey
+    blob[0, :, top:bottom, right:] = grey
+    inside = blob[0, :, top:bottom, left:right]
     for i, channel in enumerate(cv2.split(resized)[::-1]):
         inside[i] = channel
     inside /= np.float32(255.0)
