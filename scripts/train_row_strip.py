@@ -22,6 +22,8 @@ Steps (each skipped when its output exists, unless --force):
 3. export ONNX (opset 17, any batch and width), copy to ``models/row_strip.onnx`` and write
    its sha256.
 
+``--detected N`` adds the strips of N more scenes cut along the rows the shipped detector
+and row reader find there (``data/detected``), labelled with the true cards each holds.
 ``--init best.pt`` continues an earlier run; ``--seed-offset K`` renders new training scenes
 (seeds 4e9 + K + i) into another ``--data`` folder, and ``--more-data DIR`` trains on that
 folder's strips and DIR's together.
@@ -44,6 +46,8 @@ sys.path.insert(0, str(REPO / "scripts"))  # export
 
 TRAIN_SEED = 4_000_000_000
 VAL_SEED = 4_500_000_000
+#: Scenes whose strips run along the detector's rows (``--detected``).
+DETECTED_SEED = 4_200_000_000
 GAMES = ("bridge", "preferans", "lhombre")
 STAGES = ("end", "mid", "faceup", "end")
 SIZES = ((1920, 1080), (1280, 960), (1280, 720), (640, 480), (1024, 768))
@@ -61,10 +65,7 @@ def _objects(items: list) -> np.ndarray:
 
 
 def _chunk(args: tuple[str, int, int]) -> tuple[str, int]:
-    import cv2
-
     from vision.detect.strips import cut_strip, strip_frame
-    from vision.synth.scene import render_game_scene
     from vision.table.rows import measure
 
     out_file, first_seed, n = args
@@ -72,21 +73,8 @@ def _chunk(args: tuple[str, int, int]) -> tuple[str, int]:
     for i in range(n):
         seed = first_seed + i
         rng = np.random.default_rng(seed)
-        scene = render_game_scene(GAMES[seed % 3], STAGES[(seed // 3) % 4], seed,
-                                  hard=bool(rng.random() < HARD_SHARE),
-                                  image_size=SIZES[seed % len(SIZES)])
-        image, factor = scene.image, 1.0
-        if max(image.shape[:2]) >= 1600:
-            image = cv2.resize(image, (image.shape[1] // 2, image.shape[0] // 2),
-                               interpolation=cv2.INTER_AREA)
-            factor = 0.5
-        rows: dict[str, list[dict]] = {}
-        for card in scene.truth["cards"]:
-            if card["row_position"] is not None and card["seat"]:
-                rows.setdefault(card["seat"], []).append(card)
-        for cards in rows.values():
-            cards.sort(key=lambda c: c["row_position"])
-            quads = np.array([c["quad"] for c in cards], dtype=np.float64) * factor
+        scene, image, factor = _scene(seed, rng)
+        for quads in _true_rows(scene, factor).values():
             frame = strip_frame(quads, rng)
             strips.append(cut_strip(image, frame))
             centres.append(frame.to_strip(quads.mean(axis=1)).astype(np.float32))
@@ -97,11 +85,84 @@ def _chunk(args: tuple[str, int, int]) -> tuple[str, int]:
     return out_file, len(strips)
 
 
-def generate(data: Path, n_train: int, n_val: int, procs: int, seed_offset: int = 0) -> None:
+def _scene(seed: int, rng: np.random.Generator):  # noqa: ANN202
+    """A training scene of the usual mix, the image as the pipeline reads it (a photo of
+    1600 px or more halved) and that factor."""
+    import cv2
+
+    from vision.synth.scene import render_game_scene
+
+    scene = render_game_scene(GAMES[seed % 3], STAGES[(seed // 3) % 4], seed,
+                              hard=bool(rng.random() < HARD_SHARE),
+                              image_size=SIZES[seed % len(SIZES)])
+    image, factor = scene.image, 1.0
+    if max(image.shape[:2]) >= 1600:
+        image = cv2.resize(image, (image.shape[1] // 2, image.shape[0] // 2),
+                           interpolation=cv2.INTER_AREA)
+        factor = 0.5
+    return scene, image, factor
+
+
+def _true_rows(scene, factor: float) -> dict[str, np.ndarray]:  # noqa: ANN001
+    """Each seat's true row: its cards' corners (N, 4, 2) in laying order."""
+    rows: dict[str, list[dict]] = {}
+    for card in scene.truth["cards"]:
+        if card["row_position"] is not None and card["seat"]:
+            rows.setdefault(card["seat"], []).append(card)
+    return {seat: np.array([c["quad"] for c in sorted(cards, key=lambda c: c["row_position"])],
+                           dtype=np.float64) * factor
+            for seat, cards in rows.items()}
+
+
+def _detected_chunk(args: tuple[str, int, int]) -> tuple[str, int]:
+    """Strips along the rows the shipped detector and row reader find (without the strips
+    themselves), labelled with the true cards of that seat's row that lie in the strip: the
+    rows the network meets in use - a box missing, one too many, a row's line bent by a
+    misplaced box - rather than true rows jittered."""
+    from vision.detect.onnx_detector import CardDetector
+    from vision.detect.strips import STRIP_HEIGHT, cut_strip, strip_frame
+    from vision.pipeline import PhotoAnalyzer
+    from vision.table.rows import measure
+
+    out_file, first_seed, n = args
+    detector = CardDetector(threads=1)
+    analyzers = {g: PhotoAnalyzer(game=g, detector=detector, identity_reader=False,
+                                  row_strips=False) for g in GAMES}
+    strips, centres, across = [], [], []
+    for i in range(n):
+        seed = first_seed + i
+        rng = np.random.default_rng(seed)
+        scene, image, factor = _scene(seed, rng)
+        truth = _true_rows(scene, factor)
+        reading = analyzers[GAMES[seed % 3]].read(image)
+        for seat, cards in reading.rows.items():
+            true = truth.get(seat.name)
+            if true is None or len(cards) < 2:
+                continue
+            frame = strip_frame(np.stack([c.quad for c in cards]),
+                                rng if rng.random() < 0.5 else None)
+            middle = true.mean(axis=1)
+            x = frame.to_strip(middle)
+            off = (middle - frame.origin) @ frame.normal * frame.scale
+            inside = (np.abs(off) < STRIP_HEIGHT / 2) & (x >= 0) & (x <= frame.width)
+            strips.append(cut_strip(image, frame))
+            centres.append(x[inside].astype(np.float32))
+            long_axis = measure(true[inside]).long_axis if inside.any() else np.zeros((0, 2))
+            across.append((np.abs(long_axis @ frame.direction) < np.sqrt(0.5)).astype(np.uint8))
+    np.savez(out_file, strips=_objects(strips), centres=_objects(centres),
+             across=_objects(across))
+    return out_file, len(strips)
+
+
+def generate(data: Path, n_train: int, n_val: int, procs: int, seed_offset: int = 0,
+             detected: int = 0) -> None:
     from small_model_options import render_split
 
     for split, n, base in (("train", n_train, TRAIN_SEED + seed_offset), ("val", n_val, VAL_SEED)):
         render_split(data, split, base, n, CHUNK, _chunk, (), procs, unit="strips")
+    if detected:
+        render_split(data, "detected", DETECTED_SEED, detected, CHUNK, _detected_chunk, (),
+                     procs, unit="strips")
 
 
 def load(folder: Path) -> tuple[list, list, list]:
@@ -239,9 +300,10 @@ def train(data: Path, run: Path, epochs: int, threads: int, size: int, lr: float
     torch.set_num_threads(threads)
     torch.manual_seed(0)
     strips, centres, across = load(data / "train")
-    if more is not None:  # a second data folder's training strips (its seed offset)
-        extra = load(more / "train")
-        strips, centres, across = strips + extra[0], centres + extra[1], across + extra[2]
+    for folder in ([more / "train"] if more is not None else []) + [data / "detected"]:
+        if folder.exists():  # a second data folder's training strips, the detector's rows
+            extra = load(folder)
+            strips, centres, across = strips + extra[0], centres + extra[1], across + extra[2]
     val_strips, val_centres, _ = load(data / "val")
     print(f"{len(strips)} training strips, {len(val_strips)} validation strips", flush=True)
     net = build_net(width)
@@ -315,10 +377,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--init", default="", help="our own earlier best.pt to continue from")
     parser.add_argument("--more-data", default="",
                         help="another data folder whose training strips are trained on too")
+    parser.add_argument("--detected", type=int, default=0, metavar="N",
+                        help="also N scenes' strips along the rows the shipped detector finds "
+                             "(seeds 4.2e9 upwards), labelled with the true cards in them")
     args = parser.parse_args(argv)
 
     data, run = folders(args)
-    generate(data, args.scenes, args.val_scenes, args.procs, args.seed_offset)
+    generate(data, args.scenes, args.val_scenes, args.procs, args.seed_offset, args.detected)
     if args.only_data:
         return 0
     weights = run / "best.pt"
