@@ -77,11 +77,21 @@ def test_an_unsure_strip_reading_adds_an_unknown_card():
 
 def test_a_confirmed_box_keeps_its_reading_and_an_unknown_one_takes_the_strips_when_sure():
     reading = _reading([100, 160, 220, 280], [WON, UNKNOWN, LOST, UNKNOWN])
-    recount_rows(reading, [_strip(reading, [100, 160, 220, 280], [0.02, 0.99, 0.9, 0.9])],
+    recount_rows(reading, [_strip(reading, [100, 160, 220, 280], [0.95, 0.99, 0.85, 0.9])],
                  [Seat.S])
-    # the strip's 0.9 adds a card as won, but does not overrule an unknown box's own doubt
+    # the strip's 0.9 adds a card as won, but does not overrule an unknown box's own doubt;
+    # its unsure 0.85 against a box read lost leaves that box's reading
     assert [c.orientation for c in reading.rows[Seat.S]] == [WON, WON, LOST, UNKNOWN]
     assert reading.notes == []  # no row changed its length
+
+
+def test_a_box_the_strip_is_sure_lies_the_other_way_is_left_unknown():
+    reading = _reading([100, 160, 220], [WON, LOST, LOST])
+    recount_rows(reading, [_strip(reading, [100, 160, 220], [0.02, 0.95, 0.5])], [Seat.S])
+    row = reading.rows[Seat.S]
+    # two looks that disagree: neither is taken, the other rows settle those tricks
+    assert [c.orientation for c in row] == [UNKNOWN, UNKNOWN, LOST]
+    assert row[0].orientation_confidence == 0.0 and row[2].orientation_confidence == 0.9
 
 
 def test_a_strip_far_off_the_rows_count_is_not_believed():
