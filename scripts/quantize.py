@@ -24,7 +24,8 @@ anything is written the quantized model is measured against the float one: ``car
 held-out validation crops (``--val``, the ``.npz`` files of ``train_axis.py``), ``identity`` on
 4,000 freshly generated crops (seed 789), ``detector_video`` on the ``val`` frames (boxes found
 by both), ``row_strip`` on the validation strips (rows whose cards it counts right, and counts
-that differ). Writes ``models/<name>.onnx`` (or ``--out``) and its ``.sha256``.
+that differ; also on the strips along the detector's rows where the data has them). Writes
+``models/<name>.onnx`` (or ``--out``) and its ``.sha256``.
 
 Needs the ``train`` extra (``onnx``; ``onnxruntime.quantization`` comes with onnxruntime).
 """
@@ -321,6 +322,9 @@ def main(argv: list[str] | None = None) -> int:
             figures = compare_detector(args.source, staged, args.frames / "images" / "val")
         elif args.model == "row_strip":
             figures = compare_strips(args.source, staged, args.strips / "val")
+            if (args.strips / "val_detected").is_dir():  # strips along the detector's rows
+                figures |= {f"{k}, along the detector's rows": v for k, v in compare_strips(
+                    args.source, staged, args.strips / "val_detected").items()}
         elif args.val is not None:
             figures = compare_axis(args.source, staged, args.val)
         for k, v in figures.items():

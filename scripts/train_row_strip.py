@@ -23,7 +23,9 @@ Steps (each skipped when its output exists, unless --force):
    its sha256.
 
 ``--detected N`` adds the strips of N more scenes cut along the rows the shipped detector
-and row reader find there (``data/detected``), labelled with the true cards each holds.
+and row reader find there (``data/detected``), labelled with the true cards each holds, and
+validation strips made the same way (``data/val_detected``, ``--val-scenes`` scenes from seed
+4.7e9), whose count is printed beside the true rows' each epoch.
 ``--init best.pt`` continues an earlier run; ``--seed-offset K`` renders new training scenes
 (seeds 4e9 + K + i) into another ``--data`` folder, and ``--more-data DIR`` trains on that
 folder's strips and DIR's together.
@@ -46,8 +48,9 @@ sys.path.insert(0, str(REPO / "scripts"))  # export
 
 TRAIN_SEED = 4_000_000_000
 VAL_SEED = 4_500_000_000
-#: Scenes whose strips run along the detector's rows (``--detected``).
+#: Scenes whose strips run along the detector's rows (``--detected``), and their validation.
 DETECTED_SEED = 4_200_000_000
+DETECTED_VAL_SEED = 4_700_000_000
 GAMES = ("bridge", "preferans", "lhombre")
 STAGES = ("end", "mid", "faceup", "end")
 SIZES = ((1920, 1080), (1280, 960), (1280, 720), (640, 480), (1024, 768))
@@ -163,6 +166,8 @@ def generate(data: Path, n_train: int, n_val: int, procs: int, seed_offset: int 
     if detected:
         render_split(data, "detected", DETECTED_SEED, detected, CHUNK, _detected_chunk, (),
                      procs, unit="strips")
+        render_split(data, "val_detected", DETECTED_VAL_SEED, n_val, CHUNK, _detected_chunk,
+                     (), procs, unit="strips")
 
 
 def load(folder: Path) -> tuple[list, list, list]:
@@ -305,6 +310,7 @@ def train(data: Path, run: Path, epochs: int, threads: int, size: int, lr: float
             extra = load(folder)
             strips, centres, across = strips + extra[0], centres + extra[1], across + extra[2]
     val_strips, val_centres, _ = load(data / "val")
+    detected_val = load(data / "val_detected")[:2] if (data / "val_detected").exists() else None
     print(f"{len(strips)} training strips, {len(val_strips)} validation strips", flush=True)
     net = build_net(width)
     if init is not None:
@@ -334,8 +340,11 @@ def train(data: Path, run: Path, epochs: int, threads: int, size: int, lr: float
             sched.step()
             total += float(loss.detach())
         accuracy = count_accuracy(net, val_strips, val_centres)
+        along_detected = "" if detected_val is None else (
+            f" (along the detector's rows {100 * count_accuracy(net, *detected_val):.2f} %)")
         print(f"epoch {epoch + 1}/{epochs}: loss {total / len(batches):.4f}, validation rows "
-              f"counted right {100 * accuracy:.2f} %, {time.time() - t0:.0f} s", flush=True)
+              f"counted right {100 * accuracy:.2f} %{along_detected}, {time.time() - t0:.0f} s",
+              flush=True)
         torch.save(net.state_dict(), run / "last.pt")
         if accuracy >= best:
             best = accuracy
