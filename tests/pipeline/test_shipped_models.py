@@ -69,8 +69,8 @@ def test_second_look_turns_the_detectors_won_cards_the_right_way():
 @pytest.mark.skipif(not model_exists("row_strip"), reason="row-strip model not shipped")
 def test_rows_counted_again_along_their_length_come_out_exact():
     # four sample photos whose rows the boxes alone read 3 of 14 exact (boxes seen twice,
-    # cards missed); counted again along each row (models/row_strip.onnx) 13 are (the first
-    # row-strip model: 14), and every total comes out as in the truth
+    # cards missed); counted again along each row (models/row_strip.onnx) 13 are (run 3 and
+    # run 2 alike; the first row-strip model: 14), and every total comes out as in the truth
     from vision.pipeline import PhotoAnalyzer
 
     exact = {True: 0, False: 0}
