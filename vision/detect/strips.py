@@ -183,6 +183,7 @@ class RowStripReader:
         path = Path(model) if model else find_model("row_strip")
         if not path.exists():
             raise TrickvisionError(f"row-strip model not found: {path}")
+        self.path = path
         self.session = cpu_session(path, 2, spin=True)
         self.input_name = self.session.get_inputs()[0].name
 
