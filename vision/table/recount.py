@@ -6,8 +6,7 @@ strip's count is taken: a box with no centre of the strip near it is set aside (
 twice), and a centre with no box near it becomes a card (one the detector missed), read won or
 lost by the strip. A box the strip confirms keeps its own reading, takes the strip's where
 its own was unknown and the strip is sure, and is left unknown where the strip is sure of the
-opposite. Each change of a row's length is said in the
-reading's notes.
+opposite. Each change of a row's length is said in the reading's notes.
 
 Measured end to end in ``models/row_strip.md``.
 """
