@@ -33,13 +33,16 @@ def main(argv: list[str] | None = None) -> int:
     strips = False if args.no_recount else (
         RowStripReader(Path(args.row_strip)) if args.row_strip else None)
     exact, wrong = 0, []
+    analyzers: dict[str, PhotoAnalyzer] = {}  # one per game: the models load once
     photos = sorted(p for p in SAMPLES.glob("*.jpg") if p.with_suffix(".json").exists())
     for photo in photos:
         truth = json.loads(photo.with_suffix(".json").read_text())
         result = (truth.get("report") or {}).get("result")
         if result is None:
             continue
-        analyzer = PhotoAnalyzer(game=truth["game"], row_strips=strips)
+        if truth["game"] not in analyzers:
+            analyzers[truth["game"]] = PhotoAnalyzer(game=truth["game"], row_strips=strips)
+        analyzer = analyzers[truth["game"]]
         _, report = analyzer.analyze(photo.read_bytes())  # as `trickvision analyze` reads it
         if dict(report.result) == dict(result):
             exact += 1

@@ -42,8 +42,8 @@ FILL_SURE = 0.97
 #: %); taking the strip's reading instead where it is 99 % sure gave 10 / 22 and two wrong
 #: totals the report did not flag. The fixed camera's tuning videos (7901-7912, 8001-8012)
 #: came out alike: 248 of 256 tricks either way, alerts 42 against 41 of 45, 3 false
-#: against 2. None: never.
-DISAGREE_SURE: float | None = 0.9
+#: against 2.
+DISAGREE_SURE = 0.9
 #: A strip counting more than this many cards more or fewer than the row's boxes is not
 #: believed (a strip cut along a row that is not one, e.g. two rows taken for one).
 MOST_CHANGED = 3
@@ -113,7 +113,7 @@ def recount_rows(reading: TableReading, strips: Sequence[RowStrip],
                 orientation, confidence = strip_orientation(strip, k, FILL_SURE)
                 if orientation is not Orientation.UNKNOWN:
                     row[i].orientation, row[i].orientation_confidence = orientation, confidence
-            elif DISAGREE_SURE is not None:
+            else:
                 orientation, _ = strip_orientation(strip, k, DISAGREE_SURE)
                 if orientation not in (Orientation.UNKNOWN, row[i].orientation):
                     row[i].orientation, row[i].orientation_confidence = Orientation.UNKNOWN, 0.0
