@@ -27,8 +27,9 @@ and row reader find there (``data/detected``), labelled with the true cards each
 validation strips made the same way (``data/val_detected``, ``--val-scenes`` scenes from seed
 4.7e9), whose count is printed beside the true rows' each epoch.
 ``--init best.pt`` continues an earlier run; ``--seed-offset K`` renders new training scenes
-(seeds 4e9 + K + i) into another ``--data`` folder, and ``--more-data DIR`` trains on that
-folder's strips and DIR's together.
+(seeds 4e9 + K + i) into another ``--data`` folder (``--detected-offset K``: the detector's
+rows of scenes 4.2e9 + K + i), and ``--more-data DIR[,DIR...]`` trains on that folder's
+strips and those of DIR (its true rows and the detector's) together.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ import math
 import shutil
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -158,14 +160,14 @@ def _detected_chunk(args: tuple[str, int, int]) -> tuple[str, int]:
 
 
 def generate(data: Path, n_train: int, n_val: int, procs: int, seed_offset: int = 0,
-             detected: int = 0) -> None:
+             detected: int = 0, detected_offset: int = 0) -> None:
     from small_model_options import render_split
 
     for split, n, base in (("train", n_train, TRAIN_SEED + seed_offset), ("val", n_val, VAL_SEED)):
         render_split(data, split, base, n, CHUNK, _chunk, (), procs, unit="strips")
     if detected:
-        render_split(data, "detected", DETECTED_SEED, detected, CHUNK, _detected_chunk, (),
-                     procs, unit="strips")
+        render_split(data, "detected", DETECTED_SEED + detected_offset, detected, CHUNK,
+                     _detected_chunk, (), procs, unit="strips")
         render_split(data, "val_detected", DETECTED_VAL_SEED, n_val, CHUNK, _detected_chunk,
                      (), procs, unit="strips")
 
@@ -299,14 +301,15 @@ def count_accuracy(net, strips: list, centres: list) -> float:  # noqa: ANN001
 
 
 def train(data: Path, run: Path, epochs: int, threads: int, size: int, lr: float,
-          width: float, init: Path | None = None, more: Path | None = None) -> Path:
+          width: float, init: Path | None = None, more: Sequence[Path] = ()) -> Path:
     import torch
 
     torch.set_num_threads(threads)
     torch.manual_seed(0)
     strips, centres, across = load(data / "train")
-    for folder in ([more / "train"] if more is not None else []) + [data / "detected"]:
-        if folder.exists():  # a second data folder's training strips, the detector's rows
+    others = [f for m in more for f in (m / "train", m / "detected")]
+    for folder in [*others, data / "detected"]:
+        if folder.exists():  # other data folders' training strips, the detector's rows
             extra = load(folder)
             strips, centres, across = strips + extra[0], centres + extra[1], across + extra[2]
     val_strips, val_centres, _ = load(data / "val")
@@ -385,21 +388,25 @@ def main(argv: list[str] | None = None) -> int:
                         help="added to the training data's seeds")
     parser.add_argument("--init", default="", help="our own earlier best.pt to continue from")
     parser.add_argument("--more-data", default="",
-                        help="another data folder whose training strips are trained on too")
+                        help="other data folders (commas) whose training strips (true rows and "
+                             "the detector's) are trained on too")
     parser.add_argument("--detected", type=int, default=0, metavar="N",
                         help="also N scenes' strips along the rows the shipped detector finds "
                              "(seeds 4.2e9 upwards), labelled with the true cards in them")
+    parser.add_argument("--detected-offset", type=int, default=0, metavar="K",
+                        help="added to the seeds of --detected's scenes")
     args = parser.parse_args(argv)
 
     data, run = folders(args)
-    generate(data, args.scenes, args.val_scenes, args.procs, args.seed_offset, args.detected)
+    generate(data, args.scenes, args.val_scenes, args.procs, args.seed_offset, args.detected,
+             args.detected_offset)
     if args.only_data:
         return 0
     weights = run / "best.pt"
     if not weights.exists():
         weights = train(data, run, args.epochs, args.threads, args.batch, args.lr, args.width,
                         Path(args.init) if args.init else None,
-                        Path(args.more_data) if args.more_data else None)
+                        [Path(m) for m in args.more_data.split(",") if m])
     export(weights, run / "row_strip.onnx", Path(args.models) if args.models else None,
            args.width)
     return 0
