@@ -108,6 +108,63 @@ def video_crops(names: dict[int, str], n_deals: int, frames_per_deal: int, seed:
     return np.stack(crops), np.array(labels)
 
 
+#: Scenes whose boxes the face reader really gets (``--scenes``): seeds from here up, far from
+#: every evaluation set (7e9 and up) and the other networks' training scenes (4e9-5.5e9).
+SCENE_SEED = 3_600_000_000
+SCENE_GAMES = ("bridge", "preferans", "lhombre")
+SCENE_SIZES = ((1920, 1080), (1280, 960), (1280, 720), (640, 480))
+SCENE_CHUNK = 50
+
+
+def _scene_chunk(args: tuple) -> tuple[str, int]:  # noqa: ANN001
+    """Corner crops along the boxes the photo pipeline hands the face reader in ``n``
+    rendered scenes (face-up rows four times in five, a trick in progress otherwise; a
+    third hard), labelled from the truth (:mod:`vision.identity.scene_crops`), written to
+    ``out_file`` as crops and labels."""
+    from vision.detect.onnx_detector import CardDetector
+    from vision.identity.scene_crops import QuadRecorder, scene_crops
+    from vision.pipeline import PhotoAnalyzer
+    from vision.synth.scene import render_game_scene
+
+    out_file, first_seed, n, none_keep, moved_share = args
+    recorder = QuadRecorder()
+    detector = CardDetector(threads=1)
+    analyzers = {g: PhotoAnalyzer(game=g, detector=detector, identity_reader=recorder)
+                 for g in SCENE_GAMES}
+    crops, labels = [], []
+    for i in range(n):
+        seed = first_seed + i
+        rng = np.random.default_rng(seed)
+        game = SCENE_GAMES[seed % 3]
+        scene = render_game_scene(game, "faceup" if rng.random() < 0.8 else "mid", seed,
+                                  hard=bool(rng.random() < 0.35),
+                                  image_size=SCENE_SIZES[int(rng.integers(len(SCENE_SIZES)))])
+        for c in scene_crops(analyzers[game], recorder, scene, rng, none_keep=none_keep,
+                             moved_share=moved_share):
+            crops.append(c.crop)
+            labels.append(c.label)
+    np.savez(out_file, crops=np.stack(crops) if crops else np.zeros((0, 64, 64, 3), np.uint8),
+             labels=np.array(labels, dtype=object))
+    return out_file, len(crops)
+
+
+def scene_crops_for(names: dict[int, str], data: Path, n: int, procs: int, none_keep: float,
+                    moved_share: float):  # noqa: ANN201
+    """The crops of ``n`` scenes (:func:`_scene_chunk`), rendered once into ``data/scenes``
+    and read from there after."""
+    from small_model_options import render_split
+
+    render_split(data, "scenes", SCENE_SEED, n, SCENE_CHUNK, _scene_chunk,
+                 (none_keep, moved_share), procs, unit="crops")
+    index = {v: k for k, v in names.items()}
+    crops, labels = [], []
+    for f in sorted((data / "scenes").glob("*.npz")):
+        d = np.load(f, allow_pickle=True)
+        crops.append(d["crops"])
+        labels += [index[str(v)] for v in d["labels"]]
+    return np.concatenate(crops), np.array(labels)
+
+
 def jitter_colour(crop: np.ndarray, rng: np.random.Generator, hue: float, sat: float,
                   val: float) -> np.ndarray:
     """The colour jitter of the original training (ultralytics' hsv_h/s/v gains): hue
@@ -184,6 +241,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--video-seed", type=int, default=13,
                         help="seed of those deals (11 made the video detector's frames)")
     parser.add_argument("--threads", type=int, default=2, help="torch threads")
+    parser.add_argument("--scenes", type=int, default=0,
+                        help="also train on the corner crops of this many rendered scenes, cut "
+                             "along the boxes the photo pipeline gives the face reader "
+                             "(seeds 3.6e9 upwards; corners view only)")
+    parser.add_argument("--scene-data", type=Path, default=Path("/work/data/identity-scenes"),
+                        help="where those crops are rendered once and kept")
+    parser.add_argument("--scene-none-keep", type=float, default=0.3,
+                        help="share of their `none` crops kept")
+    parser.add_argument("--scene-moved", type=float, default=0.5,
+                        help="share of their boxes also cut moved, as the reader moves a box "
+                             "it could not read")
+    parser.add_argument("--procs", type=int, default=2, help="processes rendering the scenes")
     parser.add_argument("--glyph-variety", type=float, default=0.0,
                         help="share of decks whose rank glyphs are bent and weighted into "
                              "shapes no font of the renderer has (unseen fonts of real decks)")
@@ -217,6 +286,14 @@ def main(argv: list[str] | None = None) -> int:
                                    args.video_seed)
         print(f"[finetune] {len(v_crops)} crops from video frames", flush=True)
         crops, y_np = np.concatenate([crops, v_crops]), np.concatenate([y_np, v_y])
+    if args.scenes:
+        if args.view != "corners":
+            print("finetune_identity: --scenes needs --view corners", file=sys.stderr)
+            return 2
+        s_crops, s_y = scene_crops_for(net.names, args.scene_data, args.scenes, args.procs,
+                                       args.scene_none_keep, args.scene_moved)
+        print(f"[finetune] {len(s_crops)} crops from scenes", flush=True)
+        crops, y_np = np.concatenate([crops, s_crops]), np.concatenate([y_np, s_y])
     y = torch.from_numpy(y_np)
     print(f"[finetune] {len(crops)} crops in {time.time() - t0:.0f} s", flush=True)
     teacher = teacher_probabilities(net, crops) if args.distil > 0 else None

@@ -43,7 +43,7 @@ class CropSample:
     visible_strip: bool  # the card was partly covered by an occluder
 
 
-def _corner_index_boxes(card: Card, style: FaceStyle, fw: int, fh: int) -> list[np.ndarray]:
+def corner_index_boxes(card: Card, style: FaceStyle, fw: int, fh: int) -> list[np.ndarray]:
     """Rank and suit boxes (x0, y0, x1, y1) of the index in each true corner (px of the face).
 
     Corners 1 and 3 have no index in two-index decks (empty list entries).
@@ -316,7 +316,7 @@ def sample_card_photo(
     detected = np.roll(detected, int(rng.integers(4)), axis=0)
     if rng.random() < 0.5:
         detected = detected[::-1]
-    boxes = _corner_index_boxes(card, style, fw, fh)
+    boxes = corner_index_boxes(card, style, fw, fh)
     visible: list[float | None] = []
     visible_max: list[float | None] = []
     for b in boxes:
@@ -336,6 +336,25 @@ def sample_card_photo(
                      tuple(visible), tuple(visible_max))
 
 
+def first_true_corner(true_quad: np.ndarray, box: np.ndarray) -> int:
+    """Which true corner of a card (its own order) the reader's crop 0 of ``box`` starts at."""
+    q = canonical_quad(box)
+    return int(np.argmin(np.linalg.norm(np.asarray(true_quad) - q[0], axis=1)))
+
+
+def crop_label(card: Card, is_back: bool, least: float | None, most: float | None
+               ) -> str | None:
+    """The label of one corner crop from how much of the index shows in it (``least`` /
+    ``most``: the visible share of its less / more visible part, rank or suit; None: no index
+    printed there): the card from 90 %, ``none`` for a back, no index or at most 25 % of each
+    part, and None (no honest label) in between."""
+    if is_back or least is None or (most is not None and most <= 0.25):
+        return NONE_LABEL
+    if least >= 0.9:
+        return str(card)
+    return None
+
+
 def label_crops(sample: CardPhoto, rng: np.random.Generator | None = None, *,
                 none_keep: float = 1.0) -> list[CropSample]:
     """The reader's four crops of ``sample``, labelled from the truth.
@@ -346,18 +365,12 @@ def label_crops(sample: CardPhoto, rng: np.random.Generator | None = None, *,
     index; the set would drown in them).
     """
     crops = corner_crops(sample.photo, sample.detected)
-    # which true corner does the reader's crop 0 start at?
-    q = canonical_quad(sample.detected)
-    start = int(np.argmin(np.linalg.norm(sample.quad - q[0], axis=1)))
+    start = first_true_corner(sample.quad, sample.detected)
     out: list[CropSample] = []
     for k in range(4):
-        v = sample.index_visible[(start + k) % 4]
-        v_max = sample.index_visible_max[(start + k) % 4]
-        if sample.is_back or v is None or (v_max is not None and v_max <= 0.25):
-            label = NONE_LABEL
-        elif v >= 0.9:
-            label = str(sample.card)
-        else:
+        label = crop_label(sample.card, sample.is_back, sample.index_visible[(start + k) % 4],
+                           sample.index_visible_max[(start + k) % 4])
+        if label is None:
             continue  # partly covered index: no honest label
         if label == NONE_LABEL and none_keep < 1.0 and (rng is None or rng.random() >= none_keep):
             continue
