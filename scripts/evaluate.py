@@ -367,6 +367,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-recount", action="store_true",
                         help="keep the row reader's rows as the boxes give them "
                              "(PhotoAnalyzer(row_strips=False))")
+    parser.add_argument("--identity", default=None, metavar="MODEL",
+                        help="corner identity ONNX (default: shipped), read beside the shipped "
+                             "whole-card and greyscale models")
     parser.add_argument("--out", default="/work/runs/eval")
     args = parser.parse_args(argv)
     try:
@@ -416,10 +419,15 @@ def main(argv: list[str] | None = None) -> int:
         if n <= 0:
             continue
         reader: object = False if args.no_faces else None
-        if reader is None and args.no_grey_model:
+        if reader is None and (args.no_grey_model or args.identity):
             from vision.identity import IdentityReader
+            from vision.models import model_path
 
-            reader = IdentityReader(grey_model_path=False)
+            # a corner model given: the shipped whole-card and greyscale models beside it
+            reader = IdentityReader(
+                args.identity, whole_model_path=model_path("identity_whole") if args.identity
+                else None, grey_model_path=False if args.no_grey_model
+                else model_path("identity_grey") if args.identity else None)
         analyzers = {
             g: PhotoAnalyzer(
                 game=g, detector=detector, identity_reader=reader, row_settings=row_settings,
