@@ -77,8 +77,8 @@ class CardTruth:
         #: per true corner: the masks of its index parts (rank, suit), none where no index
         self.parts: list[list[np.ndarray]] = [[] for _ in range(4)]
         if self.face_up:
-            short = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
-            long = (np.linalg.norm(quad[2] - quad[1]) + np.linalg.norm(quad[3] - quad[0])) / 2
+            short = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3]))
+            long = float(np.linalg.norm(quad[2] - quad[1]) + np.linalg.norm(quad[3] - quad[0]))
             fw, fh = _FACE_W, int(round(_FACE_W * long / max(short, 1e-6)))
             face_to_image = cv2.getPerspectiveTransform(
                 np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32),
