@@ -13,9 +13,11 @@ batch norms folded (the rebuilt network names the same class as the 8-bit one fo
 generated crops) and trains them a little further - AdamW, cosine schedule, batch 64 - on
 freshly generated crops (``vision.identity.synth.sample_crops``, training styles) of which
 ``--grey`` are turned grey.
-With the batch norms folded a small learning rate is needed. Writes ``identity.pt`` and the
-float ``identity.onnx`` to the output folder; ``scripts/quantize.py identity`` makes the
-8-bit file that ships.
+With the batch norms folded a small learning rate is needed. ``--scenes N`` adds the corner
+crops of N rendered scenes cut along the boxes the photo pipeline really hands the face
+reader (:mod:`vision.identity.scene_crops`; rendered once into ``--scene-data``). Writes
+``identity.pt`` and the float ``identity.onnx`` to the output folder;
+``scripts/quantize.py identity`` makes the 8-bit file that ships.
 """
 
 from __future__ import annotations
@@ -246,7 +248,8 @@ def main(argv: list[str] | None = None) -> int:
                              "along the boxes the photo pipeline gives the face reader "
                              "(seeds 3.6e9 upwards; corners view only)")
     parser.add_argument("--scene-data", type=Path, default=Path("/work/data/identity-scenes"),
-                        help="where those crops are rendered once and kept")
+                        help="where those crops are rendered once and kept (a folder that "
+                             "holds them already is used as it is)")
     parser.add_argument("--scene-none-keep", type=float, default=0.3,
                         help="share of their `none` crops kept")
     parser.add_argument("--scene-moved", type=float, default=0.5,
