@@ -424,10 +424,11 @@ def main(argv: list[str] | None = None) -> int:
             from vision.models import model_path
 
             # a corner model given: the shipped whole-card and greyscale models beside it
-            reader = IdentityReader(
-                args.identity, whole_model_path=model_path("identity_whole") if args.identity
-                else None, grey_model_path=False if args.no_grey_model
-                else model_path("identity_grey") if args.identity else None)
+            # (None: the reader's own choice, which is those beside the shipped corner model)
+            whole = model_path("identity_whole") if args.identity else None
+            grey = model_path("identity_grey") if args.identity else None
+            reader = IdentityReader(args.identity, whole_model_path=whole,
+                                    grey_model_path=False if args.no_grey_model else grey)
         analyzers = {
             g: PhotoAnalyzer(
                 game=g, detector=detector, identity_reader=reader, row_settings=row_settings,

@@ -92,6 +92,14 @@ def _crop_to_card(corner: int, size: int) -> np.ndarray:
     raise ValueError(f"corner must be 0..{WHOLE_CARD}, got {corner}")
 
 
+def crop_area(corner: int) -> np.ndarray:
+    """The part of the card (4, 2) that crop ``corner`` shows, in unit card coordinates
+    (0..1, 0..1), its corners in the crop's order."""
+    size = CROP_SIZE
+    crop = np.array([[0, 0, 1], [size, 0, 1], [size, size, 1], [0, size, 1]], np.float64)
+    return (crop @ _crop_to_card(corner, size).T)[:, :2]
+
+
 #: Where an index is printed, as the centre of its usual area in unit card coordinates, for
 #: the four crops in order (the index of a standard deck sits within ~0.2 x 0.15 of a corner).
 INDEX_CENTRES = np.array([[0.1, 0.08], [0.9, 0.08], [0.9, 0.92], [0.1, 0.92]])

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from vision.cards import Card
-from vision.identity.crops import CORNER_H, CORNER_W, canonical_quad, corner_crops
+from vision.identity.crops import canonical_quad, card_size_px, corner_crops, crop_area
 from vision.identity.synth import (
     NONE_LABEL,
     CropSample,
@@ -64,7 +64,7 @@ class CardTruth:
         self.quad = quad
         self.card = Card.from_str(card["card"])
         self.face_up = bool(card["face_up"])
-        self.width = float(np.linalg.norm(quad[1] - quad[0]))
+        self.width, long = card_size_px(quad)
         h, w = image_shape[:2]
         # the picture's pixels around the card (room for a box moved off it)
         reach = self.width
@@ -77,9 +77,7 @@ class CardTruth:
         #: per true corner: the masks of its index parts (rank, suit), none where no index
         self.parts: list[list[np.ndarray]] = [[] for _ in range(4)]
         if self.face_up:
-            short = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3]))
-            long = float(np.linalg.norm(quad[2] - quad[1]) + np.linalg.norm(quad[3] - quad[0]))
-            fw, fh = _FACE_W, int(round(_FACE_W * long / max(short, 1e-6)))
+            fw, fh = _FACE_W, int(round(_FACE_W * long / max(self.width, 1e-6)))
             face_to_image = cv2.getPerspectiveTransform(
                 np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32),
                 quad.astype(np.float32))
@@ -112,12 +110,10 @@ class CardTruth:
 def crop_region(box: np.ndarray, k: int) -> np.ndarray:
     """The picture's area (4, 2) that the reader's crop ``k`` of ``box`` shows
     (:func:`vision.identity.crops.corner_crops`)."""
-    q = canonical_quad(box)
-    x0, x1 = (0.0, CORNER_W) if k in (0, 3) else (1.0 - CORNER_W, 1.0)
-    y0, y1 = (0.0, CORNER_H) if k in (0, 1) else (1.0 - CORNER_H, 1.0)
-    unit = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
     to_image = cv2.getPerspectiveTransform(
-        np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32), q.astype(np.float32))
+        np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32),
+        canonical_quad(box).astype(np.float32))
+    unit = crop_area(k).astype(np.float32)
     return cv2.perspectiveTransform(unit[None], to_image)[0].astype(np.float64)
 
 
