@@ -98,7 +98,7 @@ def cpu_session(path: Path, threads: int | None = None, *, spin: bool = False): 
     suppression that follow it by about a third (2026-12-03: 23 -> 16 ms, 9.6 -> 7.2 ms,
     7.8 -> 6.5 ms a 640x480 photo on two cores).
     """
-    import onnxruntime as ort
+    import onnxruntime as ort  # type: ignore[import-untyped]  # ships no type information
 
     options = ort.SessionOptions()
     if threads:

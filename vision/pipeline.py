@@ -269,8 +269,11 @@ class PhotoAnalyzer:
         reading = self._read_rows(image, factor, on_candidates=decode_full_size if faces else None)
         if faces and any(c.face_up for c in reading.cards):
             whole = full[0].result() if full else None
-            self._read_faces(whole if whole is not None else
-                             cv2.imdecode(buffer, cv2.IMREAD_COLOR), reading)
+            if whole is None:
+                whole = cv2.imdecode(buffer, cv2.IMREAD_COLOR)
+            # the reduced decode above read this JPEG, so the full-size one does too
+            assert whole is not None
+            self._read_faces(whole, reading)
         else:
             self._read_faces(image, reading, scale=factor)
         return reading

@@ -95,7 +95,7 @@ class CardDetector:
         self.max_det = max_det
         self.path = path
         if axis is None:
-            axis = AxisClassifier(threads=threads) if model_exists("card_axis") else False
+            axis = AxisClassifier(threads=threads) if model_exists("card_axis") else None
         elif axis is True:
             axis = AxisClassifier(threads=threads)
         self.axis: AxisClassifier | None = axis or None

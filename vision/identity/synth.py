@@ -124,7 +124,7 @@ def _unit_rect(fw: int, fh: int) -> np.ndarray:
 def _degrade(img: np.ndarray, rng: np.random.Generator, card_w: float,
              rank_px: float) -> np.ndarray:
     h, w = img.shape[:2]
-    out = img.astype(np.float32)
+    out: np.ndarray = img.astype(np.float32)
     # uneven light
     gx, gy = np.meshgrid(np.linspace(-1, 1, w), np.linspace(-1, 1, h))
     a, b = rng.normal(0, 0.15, 2)
@@ -145,7 +145,7 @@ def _degrade(img: np.ndarray, rng: np.random.Generator, card_w: float,
         out = cv2.GaussianBlur(out, (0, 0), sigma)
     if rng.random() < 0.1:
         length = int(rng.integers(2, max(3, int(0.15 * rank_px) + 3)))
-        k = np.zeros((length, length), np.float32)
+        k: np.ndarray = np.zeros((length, length), np.float32)
         k[length // 2, :] = 1.0 / length
         rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5),
                                       float(rng.uniform(0, 180)), 1.0)
@@ -159,7 +159,10 @@ def _degrade(img: np.ndarray, rng: np.random.Generator, card_w: float,
     if rng.random() < 0.7:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 95))])
         if ok:
-            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+            decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+            # a JPEG cv2.imencode just wrote always decodes
+            assert decoded is not None
+            out = decoded
     return out
 
 
@@ -277,10 +280,10 @@ def sample_card_photo(
         if rng.random() < 0.8:  # the next card of a row (face or back)
             occ = render_face(BRIDGE_DECK[int(rng.integers(52))], style, (fw, fh)) \
                 if rng.random() < 0.6 else _back(rng, fw, fh, held_out)
-            visible = rng.uniform(0.2, 0.8)
+            shown = rng.uniform(0.2, 0.8)
             direction = int(rng.integers(4))
-            dx, dy = [(visible * fw, 0), (-visible * fw, 0), (0, visible * fh),
-                      (0, -visible * fh)][direction]
+            dx, dy = [(shown * fw, 0), (-shown * fw, 0), (0, shown * fh),
+                      (0, -shown * fh)][direction]
             dx += rng.normal(0, 0.03) * fw
             dy += rng.normal(0, 0.03) * fh
             ang = rng.normal(0, 0.06)

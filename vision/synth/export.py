@@ -30,6 +30,7 @@ Train scene ``i`` uses seed ``2 * (seed * 10**7 + i)``, val scene ``i`` the odd 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -61,7 +62,7 @@ def scene_seed(seed: int, index: int, split: str) -> int:
     return base if split == "train" else base + 1
 
 
-def _check_out(out_dir: str | Path) -> Path:
+def _check_out(out_dir: str | os.PathLike[str]) -> Path:
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise InputFileError(f"output folder {str(out)!r} is a file (expected a folder)")

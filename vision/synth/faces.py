@@ -259,7 +259,7 @@ def suit_polygon(suit: Suit, shape: int = 0) -> tuple[np.ndarray, ...]:
         width = (0.72, 0.8, 0.62, 0.9)[shape % 4]
         bulge = (0.0, -0.1, 0.06, -0.14)[shape % 4]  # negative: concave sides
         corners = np.array([[0.0, -1.0], [width, 0.0], [0.0, 1.0], [-width, 0.0]])
-        pts = []
+        outline: list[np.ndarray] = []
         for i in range(4):
             a, b = corners[i], corners[(i + 1) % 4]
             mid = (a + b) / 2.0
@@ -267,9 +267,9 @@ def suit_polygon(suit: Suit, shape: int = 0) -> tuple[np.ndarray, ...]:
             normal = normal / (np.linalg.norm(normal) + 1e-9)
             for s in np.linspace(0.0, 1.0, 12, endpoint=False):
                 p = a + (b - a) * s + normal * bulge * 4.0 * s * (1.0 - s) * np.linalg.norm(b - a)
-                pts.append(p)
+                outline.append(p)
         del mid
-        return (np.array(pts),)
+        return (np.array(outline),)
     if suit is Suit.SPADES:
         body = _heart(72, lobe) * np.array([1.0, -1.0])  # upside-down heart
         body = body - np.array([0.0, 2.5])
@@ -635,7 +635,7 @@ def _draw_court(img: np.ndarray, card: Card, style: FaceStyle) -> None:
 
 def _apply_wear(img: np.ndarray, style: FaceStyle, card: Card) -> np.ndarray:
     H, W = img.shape[:2]
-    out = img.astype(np.float32)
+    out: np.ndarray = img.astype(np.float32)
     if style.wear > 0:
         rng = np.random.default_rng((style.seed, card.rank.value, ord(card.suit.value)))
         # faded ink and dirty paper: low-frequency blotches

@@ -321,8 +321,8 @@ def sample_hands(style: TableStyle, rng: np.random.Generator, n: int | None = No
         sx, sy = edges[int(np.argmin(dists))]
         sx += float(rng.normal(0, L))
         sy += float(rng.normal(0, L))
-        skin = _SKIN[int(rng.integers(len(_SKIN)))]
-        skin = tuple(int(np.clip(c + rng.normal(0, 8), 0, 255)) for c in skin)
+        base_skin = _SKIN[int(rng.integers(len(_SKIN)))]
+        skin = tuple(int(np.clip(c + rng.normal(0, 8), 0, 255)) for c in base_skin)
         sleeve = tuple(int(v) for v in rng.integers(20, 230, 3))
         out.append(HandShape(start=(sx, sy), end=(float(tx), float(ty)),
                              width=float(rng.uniform(0.75, 1.05)) * L, skin=skin,  # type: ignore[arg-type]
@@ -420,7 +420,7 @@ def _paste(colour: np.ndarray, cover: np.ndarray, dark: np.ndarray, card: np.nda
     a_roi = cover[y0:y1, x0:x1]
     local = quad - np.array([x0, y0])
     if shadow > 0:
-        m = np.zeros(a_roi.shape, np.float32)
+        m: np.ndarray = np.zeros(a_roi.shape, np.float32)
         cv2.fillConvexPoly(m, np.round((local + off) * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
         m = cv2.GaussianBlur(m, (5, 5), 1.5)
         keep = 1.0 - shadow * m
@@ -501,7 +501,8 @@ def _photometry(img: np.ndarray, style: TableStyle, rng: np.random.Generator) ->
         h, w = f.shape[:2]
         noise = np.empty((h, w), np.float32)
         cv2.setRNGSeed(int(rng.integers(2**31)))
-        cv2.randn(noise, 0.0, float(style.noise))
+        # the stubs want arrays for mean and stddev; OpenCV takes plain numbers too
+        cv2.randn(noise, 0.0, float(style.noise))  # type: ignore[call-overload]
         f += noise[..., None]
     np.clip(f, 0, 255, out=f)
     return f.astype(np.uint8)

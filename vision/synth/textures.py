@@ -59,7 +59,7 @@ def _draw_background(style: TableStyle, size: tuple[int, int]) -> np.ndarray:
     s = style.texture_strength
     kind = style.table_kind
     if kind == "plain":
-        img = np.empty((h, w, 3), np.float32)
+        img: np.ndarray = np.empty((h, w, 3), np.float32)
         img[:] = c1
         return img.astype(np.uint8)
     xx = np.arange(w, dtype=np.float32)[None, :]

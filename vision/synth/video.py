@@ -236,7 +236,8 @@ def _resample_noise(image: np.ndarray, sigma: float, i: int) -> np.ndarray:
         return image
     noise = np.empty(image.shape, np.int16)
     cv2.setRNGSeed(i)
-    cv2.randn(noise, 0, max(1.0, sigma / 2))
+    # the stubs want arrays for mean and stddev; OpenCV takes plain numbers too
+    cv2.randn(noise, 0, max(1.0, sigma / 2))  # type: ignore[call-overload]
     return cv2.add(image, noise, dtype=cv2.CV_8U)
 
 
@@ -412,7 +413,7 @@ def write_video(script: VideoScript, out_dir: str | os.PathLike[str], stem: str,
     d.mkdir(parents=True, exist_ok=True)
     path = d / f"{stem}{ext}"
     w, h = script.style.image_size
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*fourcc), script.fps, (w, h))
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*fourcc), script.fps, (w, h))
     if not writer.isOpened():
         raise InputFileError(f"cannot write video {str(path)!r} with codec {fourcc!r}")
     ftruth = gzip.open(d / f"{stem}.frames.jsonl.gz", "wt") if frame_truth else None

@@ -216,9 +216,9 @@ class RowReader:
         long_ = float(np.median(geo.long_len))
         s = self.settings
 
-        depth = overlap_depth(tq)
+        overlap = overlap_depth(tq)
         dist = np.linalg.norm(geo.centers[:, None] - geo.centers[None], axis=-1)
-        linked = (depth > s.link_depth * short) & (dist < s.link_distance * long_)
+        linked = (overlap > s.link_depth * short) & (dist < s.link_distance * long_)
         pieces = _components(linked)
 
         # Table centre: first the middle of all cards, then refined from the rows found.
@@ -291,8 +291,8 @@ class RowReader:
                     mid, normal = row_lines[seat]
                     is_trick = float((geo.centers[i] - mid) @ normal) < -s.trick_margin * long_
                 elif typical_depth is not None:
-                    depth = float((geo.centers[i] - centre) @ TOWARD[seat])
-                    is_trick = depth < typical_depth - s.trick_margin * long_
+                    card_depth = float((geo.centers[i] - centre) @ TOWARD[seat])
+                    is_trick = card_depth < typical_depth - s.trick_margin * long_
                 else:
                     is_trick = any_face_down
                 if is_trick:

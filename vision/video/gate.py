@@ -15,6 +15,7 @@ again; while something moves (``MOVING``) there is no evidence at all.
 from __future__ import annotations
 
 import enum
+from typing import TypedDict
 
 import cv2
 import numpy as np
@@ -131,15 +132,27 @@ class ChangeGate:
         return Decision.ANALYSE
 
 
+class GateSettings(TypedDict, total=False):
+    """Keyword arguments of :class:`ChangeGate` (the timings of a mode)."""
+
+    settle_s: float
+    keepalive_s: float
+    max_blind_s: float
+    recheck_s: float
+    width: int
+    pixel_threshold: int
+    motion_fraction: float
+
+
 #: Gate settings for a live camera: look often while hands move, so events come fast (a
 #: look every 0.13 s instead of 0.2 s: in simulated live runs of five rendered 30 fps videos
 #: the median delay from a trick turned to its event went 0.48 -> 0.37 s over 37 tricks,
 #: the same tricks right, no more false alerts; a few tricks came later - more looks also
 #: find more hands over the rows. See the README's video benchmark).
-LIVE = {"settle_s": 0.07, "recheck_s": 0.13, "max_blind_s": 0.13, "keepalive_s": 2.0}
+LIVE: GateSettings = {"settle_s": 0.07, "recheck_s": 0.13, "max_blind_s": 0.13, "keepalive_s": 2.0}
 #: Gate settings for a recorded video: nobody waits for an alert, fewer looks.
-OFFLINE = {"settle_s": 0.1, "recheck_s": 0.3, "max_blind_s": 1.0, "keepalive_s": 2.0}
+OFFLINE: GateSettings = {"settle_s": 0.1, "recheck_s": 0.3, "max_blind_s": 1.0, "keepalive_s": 2.0}
 #: The gate settings of each mode ("live": ``watch``, "offline": ``video``).
-SETTINGS = {"live": LIVE, "offline": OFFLINE}
+SETTINGS: dict[str, GateSettings] = {"live": LIVE, "offline": OFFLINE}
 #: The tracker's persistence that goes with each (seconds).
 CONFIRM_S = {"live": 0.13, "offline": 0.3}

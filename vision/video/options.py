@@ -218,7 +218,7 @@ def make_gate(args: argparse.Namespace, mode: str) -> Any:
 
     if args.no_gate:
         return None
-    settings = dict(SETTINGS[mode])
+    settings = SETTINGS[mode].copy()
     if args.settle is not None:
         settings["settle_s"] = args.settle
     settings["keepalive_s"] = args.keepalive

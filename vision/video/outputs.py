@@ -116,7 +116,7 @@ class Annotator:
 
     def __init__(self, path: str | os.PathLike[str], fps: float, size: tuple[int, int]) -> None:
         self.path = Path(path)
-        self.writer = cv2.VideoWriter(str(self.path), cv2.VideoWriter_fourcc(*"mp4v"),
+        self.writer = cv2.VideoWriter(str(self.path), cv2.VideoWriter.fourcc(*"mp4v"),
                                       max(1.0, fps), size)
         if not self.writer.isOpened():
             raise InputFileError(f"cannot write annotated video {str(self.path)!r}")

@@ -184,6 +184,8 @@ class VideoFileSource:
                         delay = wall0 + (t - self.start_s) / self.speed - time.monotonic()
                         if delay > 0:
                             time.sleep(delay)
+                    # read (not grabbed) and ok: cap.read() gave the image
+                    assert image is not None
                     yield Frame(image=image, t=t, index=index, pos=pos)
                     index += 1
             finally:
@@ -222,6 +224,8 @@ class FolderSource:
         self.fps = float(fps)
         self.name = str(self.path)
         first = cv2.imread(str(self.files[0]), cv2.IMREAD_COLOR)
+        self.height: int
+        self.width: int
         self.height, self.width = (0, 0) if first is None else first.shape[:2]
         self.frame_count = len(self.files)
         self.duration = len(self.files) / self.fps
@@ -374,7 +378,7 @@ def open_source(
     folder_fps: float = 1.0,
     stall_s: float = 3.0,
     clock: Callable[[], float] | None = None,
-) -> FrameSource:
+) -> VideoFileSource | FolderSource | LiveSource:
     """Open a source from what a user types: a camera index, a URL, a folder or a file."""
     if isinstance(spec, int) or (isinstance(spec, str) and spec.strip().isdigit()):
         return LiveSource(int(spec), stall_s=stall_s, clock=clock)

@@ -1244,8 +1244,12 @@ class TableTracker:
 
     def _recomplete(self, tr: _TrickState, out: list[Event]) -> None:
         """Emit ``tr`` again after one of its cards changed."""
-        order = self.game.play_order(tr.leader, self.seats) if tr.leader is not None \
-            else list(tr.plays)
+        if tr.leader is not None:
+            # a trick gets its leader on completion (_play_order), once the seats are known
+            assert self.seats is not None
+            order = self.game.play_order(tr.leader, self.seats)
+        else:
+            order = list(tr.plays)
         cards = _cards_in(tr, order)
         if all(c is not None for c in cards) and self.trump_known and tr.winner_source != "rows":
             tr.winner, tr.winner_source = self._rules_winner(order, cards), "rules"
@@ -1748,6 +1752,7 @@ class TableTracker:
             cards[seat][i] = None  # it or its twin, never seen, lies here: the rules say
         agreed: list[frozenset[Seat] | None] = []
         for i, tr in enumerate(done):
+            assert tr.leader is not None  # every trick's leader is known (checked above)
             candidates = set(self._row_candidates(tr, self.game.play_order(tr.leader,
                                                                              self.seats)))
             nxt = done[i + 1].leader if i + 1 < len(done) else None
@@ -1756,7 +1761,9 @@ class TableTracker:
             agreed.append(frozenset(candidates) if candidates else None)
         revokes = frozenset((key[2], key[3] - 1) for key in self._emitted
                             if key[:2] == ("alert", "revoke") and key[3] is not None)
-        found = deduce_unread(self.game, self.seats, cards, done[0].leader,
+        first_leader = done[0].leader
+        assert first_leader is not None  # every trick's leader is known (checked above)
+        found = deduce_unread(self.game, self.seats, cards, first_leader,
                               self._contract_for(self.trumps[0]), agreed=agreed,
                               mismatches=lambda i, w: self._misfits(done[i], w),
                               allowed_revokes=revokes)
@@ -1833,6 +1840,8 @@ class TableTracker:
         cost = 0
         for i in sorted({i for i, _ in places}):
             tr = done[i]
+            # the deal's seats and every trick's leader are known (_deduce_unread_faces checks them)
+            assert tr.leader is not None and self.seats is not None
             order = self.game.play_order(tr.leader, self.seats)
             cards = [card_at(i, s) for s in order]
             winner = self._rules_winner(order, cards) if None not in cards else None
@@ -1888,7 +1897,8 @@ class TableTracker:
         session, :meth:`restore`)."""
         lies = None
         if kind == "wrong_orientation":
-            self._standing.pop((seat, trick), None)
+            if seat is not None:  # only a seat's alert can stand
+                self._standing.pop((seat, trick), None)
             tr = self.tricks.get(trick)
             lies = tr.turned[seat][0] if tr is not None and seat in tr.turned else None
         self._emitted.discard(("alert", kind, seat, trick))
@@ -1999,12 +2009,13 @@ class TableTracker:
                 if e.alert == "wrong_orientation" and e.seat is not None and \
                         e.trick is not None:
                     self._standing.pop((e.seat, e.trick), None)
-                    tr = self.tricks.get(e.trick)
-                    if tr is not None and tr.winner is not None and e.seat in tr.turned:
+                    withdrawn_in = self.tricks.get(e.trick)
+                    if withdrawn_in is not None and withdrawn_in.winner is not None and \
+                            e.seat in withdrawn_in.turned:
                         # the card lies as the withdrawal says (the turn's event gave its
                         # first reading); one stored without saying was read as it should lie
-                        lies = e.orientation or self.game.orientation(e.seat, tr.winner)
-                        tr.turned[e.seat] = (lies, tr.turned[e.seat][1])
+                        lies = e.orientation or self.game.orientation(e.seat, withdrawn_in.winner)
+                        withdrawn_in.turned[e.seat] = (lies, withdrawn_in.turned[e.seat][1])
         self.last_t = max(e.t for e in events)
 
     # ------------------------------------------------------------------ summary
