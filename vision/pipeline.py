@@ -313,8 +313,10 @@ class PhotoAnalyzer:
             reading.notes.append(note)
         if reading.rows and self.row_strips is not None:
             seats = list(reading.rows)
-            strips = self.row_strips.read(
-                image, [np.stack([c.quad for c in reading.rows[s]]) for s in seats])
+            quads = [np.stack([c.quad for c in reading.rows[s]]) for s in seats]
+            ways = [rows.frame.along_in_image(s, q.reshape(-1, 2).mean(axis=0))
+                    for s, q in zip(seats, quads, strict=True)]
+            strips = self.row_strips.read(image, quads, ways)
             recount_rows(reading, strips, seats)
         if len(detections) and getattr(self.detector, "axis", True) is None:
             reading.notes.append(

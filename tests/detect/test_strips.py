@@ -45,6 +45,22 @@ def test_frame_runs_from_first_card_to_last_at_the_cards_scale():
     assert np.allclose(back.direction, -frame.direction)
 
 
+def test_a_row_of_one_card_runs_the_way_it_is_given():
+    # an East card lying along its (upright) row: lost
+    card = _card(300, 200, 80, 56, across=True)[None]
+    assert np.allclose(strip_frame(card).direction, [1.0, 0.0])  # no way given: the x axis
+    frame = strip_frame(card, direction=np.array([0.0, -3.0]))
+    assert np.allclose(frame.direction, [0.0, -1.0])
+    assert np.allclose(frame.to_image(frame.to_strip(card.mean(axis=1))), card.mean(axis=1))
+    # the card's long side runs along that strip, so it does not lie across the row
+    long_axis = card[0, 3] - card[0, 0]
+    assert abs(long_axis @ frame.direction) == pytest.approx(80.0)
+    # a longer row keeps its own line whatever way is given
+    quads = _row(5)
+    assert np.allclose(strip_frame(quads, direction=np.array([0.0, 1.0])).direction,
+                       strip_frame(quads).direction)
+
+
 def test_cut_strip_shows_the_row_on_its_middle_line():
     image = np.zeros((400, 400, 3), np.uint8)
     quads = _row(4)

@@ -239,6 +239,45 @@ def test_low_detector_confidence_gives_unknown_not_a_guess():
     assert report.undetermined  # nothing can be settled from unknown orientations
 
 
+class GeometricStrips:
+    """Reads each row's strip as a faultless row-strip network would: a centre at every card,
+    lying across the strip's line where the card's long side does."""
+
+    def read(self, image, rows, directions=None):  # noqa: ANN001, ANN201
+        from vision.detect.strips import RowStrip, strip_frame
+        from vision.table.rows import measure
+
+        out = []
+        for quads, way in zip(rows, directions or [None] * len(rows), strict=True):
+            frame = strip_frame(quads, direction=way)
+            along = frame.to_strip(quads.mean(axis=1))
+            across = np.abs(measure(quads).long_axis @ frame.direction) < np.sqrt(0.5)
+            out.append(RowStrip(frame=frame, along=along, points=frame.to_image(along),
+                                score=np.full(len(quads), 0.99),
+                                across=np.where(across, 0.99, 0.01)))
+        return out
+
+
+def test_rows_of_one_card_are_counted_again_along_their_own_side():
+    # the first trick, won by East-West: every card's long side runs left-right in the
+    # picture - pointing at West and East (won), along North's and South's rows (lost)
+    def card(cx: float, cy: float) -> np.ndarray:
+        return np.array([[cx - 40, cy - 28], [cx + 40, cy - 28], [cx + 40, cy + 28],
+                         [cx - 40, cy + 28]], dtype=np.float64)
+
+    class OneTrick:
+        def detect(self, image: np.ndarray) -> Detections:
+            quads = np.stack([card(320, 410), card(90, 240), card(320, 70), card(550, 240)])
+            return Detections(quads, np.full(4, 0.9), np.zeros(4, int))
+
+    analyzer = PhotoAnalyzer(game="bridge", detector=OneTrick(), identity_reader=False,
+                             row_strips=GeometricStrips())
+    reading, report = analyzer.analyze(np.full((480, 640, 3), 60, np.uint8))
+    read = {seat.name: [c.orientation.value for c in row] for seat, row in reading.rows.items()}
+    assert read == {"S": ["lost"], "W": ["won"], "N": ["lost"], "E": ["won"]}
+    assert dict(report.result) == {"NS": 0, "EW": 1}
+
+
 def test_load_image_errors(tmp_path):
     empty = tmp_path / "empty.jpg"
     empty.write_bytes(b"")

@@ -90,6 +90,23 @@ def test_camera_turned_any_angle_with_south_in_degrees(bridge_table, south):
                    for c, (seat, pos, _) in zip(wrong.cards, truth, strict=True))
 
 
+def test_each_rows_way_across_the_picture_follows_the_table():
+    # South at the bottom: South's row runs left to right, West's down the picture (his left
+    # is the top), North's right to left, East's up
+    frame = TableFrame()
+    at = np.array([320.0, 240.0])
+    expected = {Seat.S: [1.0, 0.0], Seat.W: [0.0, 1.0], Seat.N: [-1.0, 0.0], Seat.E: [0.0, -1.0]}
+    for seat, way in expected.items():
+        assert np.allclose(frame.along_in_image(seat, at), way)
+    for seat in Seat:
+        way = frame.along_in_image(seat, at)
+        assert np.linalg.norm(way) == pytest.approx(1.0)
+        assert abs(way @ TOWARD[seat]) < 1e-9  # along the row: square to the player
+    # South on the left of the picture: his row runs up and down it
+    left = TableFrame(south="left").along_in_image(Seat.S, at)
+    assert abs(left[0]) < 1e-9 and abs(left[1]) == pytest.approx(1.0)
+
+
 def test_south_names_are_quarter_turns_and_bad_values_say_what_is_expected():
     from vision.errors import TrickvisionError
     from vision.table.geometry import south_angle

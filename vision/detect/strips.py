@@ -74,10 +74,15 @@ class StripFrame:
         return self.origin + x / self.scale * self.direction
 
 
-def strip_frame(quads: np.ndarray, rng: np.random.Generator | None = None) -> StripFrame:
+def strip_frame(quads: np.ndarray, rng: np.random.Generator | None = None,
+                direction: np.ndarray | None = None) -> StripFrame:
     """The strip along a row whose cards' corners are ``quads`` (N, 4, 2), in laying order.
 
     The line is the best fit through the cards' centres, the scale their median long side.
+    A row of one card has no line of its own: it runs along ``direction`` (image px, the
+    row's way across the picture) when given, else along the picture's x axis. The strip's
+    "across" is read against that line, so an East or West card cut along x would read
+    won for lost.
     ``rng`` (training only) moves, turns, scales and stretches the strip a little, as a row
     reader's rows of misplaced or missing boxes would.
     """
@@ -87,7 +92,11 @@ def strip_frame(quads: np.ndarray, rng: np.random.Generator | None = None) -> St
     cards = measure(q)
     centres = cards.centers
     long_side = float(np.median(cards.long_len))
-    direction = np.array([1.0, 0.0])
+    given = None if direction is None else np.asarray(direction, dtype=np.float64).reshape(2)
+    if given is not None and np.linalg.norm(given) > 0:
+        direction = given / np.linalg.norm(given)
+    else:
+        direction = np.array([1.0, 0.0])
     if len(q) >= 2:
         spread = centres - centres.mean(axis=0)
         direction = np.linalg.svd(spread, full_matrices=False)[2][0]
@@ -187,12 +196,16 @@ class RowStripReader:
         self.session = cpu_session(path, 2, spin=True)
         self.input_name = self.session.get_inputs()[0].name
 
-    def read(self, image: np.ndarray, rows: list[np.ndarray]) -> list[RowStrip]:
+    def read(self, image: np.ndarray, rows: list[np.ndarray],
+             directions: list[np.ndarray] | None = None) -> list[RowStrip]:
         """One reading per row; ``rows`` are each row's card corners (N, 4, 2) in laying
-        order, in ``image``'s pixels. The strips run as one batch, padded to the widest."""
+        order, in ``image``'s pixels; ``directions`` (optional, one per row) each row's way
+        across the picture, which a row of one card needs (:func:`strip_frame`). The strips
+        run as one batch, padded to the widest."""
         if not rows:
             return []
-        frames = [strip_frame(q) for q in rows]
+        ways = directions if directions is not None else [None] * len(rows)
+        frames = [strip_frame(q, direction=d) for q, d in zip(rows, ways, strict=True)]
         strips = [cut_strip(image, f) for f in frames]
         logits = self.session.run(None, {self.input_name: to_batch(strips)})[0]
         out = []

@@ -233,6 +233,16 @@ class TableFrame:
     def to_image(self, points: np.ndarray) -> np.ndarray:
         return apply_homography(np.linalg.inv(self.matrix), points)
 
+    def along_in_image(self, seat: Seat, at: np.ndarray) -> np.ndarray:
+        """Unit vector (image px) along ``seat``'s row, from the player's left to his right,
+        at the image point ``at``: :func:`along` carried into the picture (turned, and
+        rectified where calibrated)."""
+        here = self.to_table(np.asarray(at, dtype=np.float64).reshape(1, 2))[0]
+        ends = self.to_image(np.stack([here, here + along(seat)]))
+        step = ends[1] - ends[0]
+        norm = float(np.linalg.norm(step))
+        return step / norm if norm > 0 else np.array([1.0, 0.0])
+
 
 def apply_homography(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
     """``points`` (..., 2) mapped by the 3x3 ``matrix`` (projectively)."""
