@@ -201,6 +201,25 @@ def test_three_handed_table_and_current_trick():
     assert reading.current_trick[Seat.W].row_position is None
 
 
+def test_a_side_row_of_a_three_handed_table_is_a_row_when_the_others_begin_far_left():
+    """Preferans early in a deal, North, South and West playing: each row begins at its
+    player's left, so South's lies left of the table's middle and North's right of it. Taken
+    from South's row alone, the middle moved towards West, whose row then looked like a pile
+    in the middle (held-out photos named it East's or left it out)."""
+    def row(seat: Seat, pattern: str, start: float, distance: float) -> list[np.ndarray]:
+        v = np.array(TOWARD[seat], float)
+        u = np.array([v[1], -v[0]])  # the player's left -> right
+        return [card_quad(CENTRE + v * distance + u * (start + 40.0 * k),
+                          v if ch == "W" else u) for k, ch in enumerate(pattern)]
+
+    patterns = {Seat.N: "LWLLW", Seat.S: "WLWLL", Seat.W: "LLWWL"}
+    quads = np.array(row(Seat.N, patterns[Seat.N], -420, 300)
+                     + row(Seat.S, patterns[Seat.S], -420, 300)
+                     + row(Seat.W, patterns[Seat.W], -150, 200))
+    reading = RowReader(players=3).read(quads, np.zeros(len(quads), bool), np.ones(len(quads)))
+    assert rows_as_text(reading) == patterns
+
+
 def test_a_row_bent_round_the_corner_of_a_three_handed_table_keeps_its_end():
     """Preferans: N's last two cards bend round the table's corner onto the empty W side,
     the second lying only on the first. They are the end of N's row, not a fourth player's

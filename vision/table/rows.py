@@ -542,24 +542,31 @@ class RowReader:
         geo: CardGeometry, pieces: list[list[int]], seats: list[Seat], centre: np.ndarray
     ) -> np.ndarray:
         """The table's middle from the rows: between opposite rows where both were found;
-        from one row alone only when it holds :data:`MIN_CENTRING_ROW` boxes or more."""
+        else from the middle of the rows running that way: both where both hold
+        :data:`MIN_CENTRING_ROW` boxes or more and about as many, else the longer one when it
+        holds that many."""
         big: dict[Seat, list[int]] = {}
         for p, seat in zip(pieces, seats, strict=True):
             if len(p) >= 2:
                 big.setdefault(seat, []).extend(p)
         new = centre.copy()
-        if Seat.W in big and Seat.E in big:
-            new[0] = (geo.centers[big[Seat.W], 0].mean() + geo.centers[big[Seat.E], 0].mean()) / 2
-        elif Seat.N in big or Seat.S in big:
-            row = big.get(Seat.S) or big.get(Seat.N) or []
-            if len(row) >= MIN_CENTRING_ROW:
-                new[0] = geo.centers[row, 0].mean()
-        if Seat.N in big and Seat.S in big:
-            new[1] = (geo.centers[big[Seat.N], 1].mean() + geo.centers[big[Seat.S], 1].mean()) / 2
-        elif Seat.W in big or Seat.E in big:
-            row = big.get(Seat.W) or big.get(Seat.E) or []
-            if len(row) >= MIN_CENTRING_ROW:
-                new[1] = geo.centers[row, 1].mean()
+        for axis, (a, b), (c, d) in ((0, (Seat.W, Seat.E), (Seat.S, Seat.N)),
+                                     (1, (Seat.N, Seat.S), (Seat.W, Seat.E))):
+            if a in big and b in big:  # the rows facing each other across this axis
+                new[axis] = (geo.centers[big[a], axis].mean()
+                             + geo.centers[big[b], axis].mean()) / 2
+                continue
+            # else along the rows that run this way: each begins at its player's left, so a
+            # short row's middle lies off the table's towards that end - South's and North's
+            # (West's and East's) lie off it opposite ways, and together they cancel. Rows of
+            # one deal hold as many cards, give or take one: a row found with fewer boxes than
+            # that lacks some at an end, and the longer row alone places the middle.
+            along = sorted((big[s] for s in (c, d) if len(big.get(s, ())) >= MIN_CENTRING_ROW),
+                           key=len, reverse=True)
+            if len(along) == 2 and len(along[0]) - len(along[1]) > 1:
+                along = along[:1]
+            if along:
+                new[axis] = float(np.mean([geo.centers[row, axis].mean() for row in along]))
         return new
 
     # -- order --------------------------------------------------------------------------
