@@ -55,10 +55,16 @@ def test_a_row_of_one_card_runs_the_way_it_is_given():
     # the card's long side runs along that strip, so it does not lie across the row
     long_axis = card[0, 3] - card[0, 0]
     assert abs(long_axis @ frame.direction) == pytest.approx(80.0)
-    # a longer row keeps its own line whatever way is given
+    # a row of three or more keeps its own line when it runs about the way given...
     quads = _row(5)
-    assert np.allclose(strip_frame(quads, direction=np.array([0.0, 1.0])).direction,
-                       strip_frame(quads).direction)
+    a = np.radians(20)
+    near = np.array([np.cos(a), np.sin(a)])
+    assert np.allclose(strip_frame(quads, direction=near).direction, strip_frame(quads).direction)
+    # ... not when it runs another way (boxes strewn across the row), nor with two cards
+    assert np.allclose(strip_frame(quads, direction=np.array([0.0, 1.0])).direction, [0, 1])
+    two = np.stack([_card(100, 200, 80, 56, True), _card(130, 240, 80, 56, False)])
+    assert np.allclose(strip_frame(two, direction=np.array([1.0, 0.0])).direction, [1, 0])
+    assert not np.allclose(strip_frame(two).direction, [1, 0])  # their own line
 
 
 def test_cut_strip_shows_the_row_on_its_middle_line():

@@ -46,6 +46,15 @@ PEAK_SCORE = 0.4
 PEAK_RADIUS = 3
 
 
+#: With the row's way across the picture given, a row's own line (the fit through its cards'
+#: centres) is taken from this many cards on, and only when it turns less than
+#: ``FITTED_MAX_TURN`` degrees from that way: two cards, one laid half over the other, often
+#: lie more across each other than along the row, and a strip cut along their line reads
+#: "across" against the wrong axis (the row reader's own line follows the same rule).
+FITTED_ROW_MIN_CARDS = 3
+FITTED_MAX_TURN = 30.0
+
+
 @dataclass(frozen=True)
 class StripFrame:
     """Where a strip lies in the image: strip x runs from ``origin`` along ``direction``
@@ -97,11 +106,13 @@ def strip_frame(quads: np.ndarray, rng: np.random.Generator | None = None,
         direction = given / np.linalg.norm(given)
     else:
         direction = np.array([1.0, 0.0])
-    if len(q) >= 2:
+    if len(q) >= (2 if given is None else FITTED_ROW_MIN_CARDS):
         spread = centres - centres.mean(axis=0)
-        direction = np.linalg.svd(spread, full_matrices=False)[2][0]
-        if (centres[-1] - centres[0]) @ direction < 0:
-            direction = -direction
+        fitted = np.linalg.svd(spread, full_matrices=False)[2][0]
+        if (centres[-1] - centres[0]) @ fitted < 0:
+            fitted = -fitted
+        if given is None or abs(float(fitted @ direction)) >= np.cos(np.radians(FITTED_MAX_TURN)):
+            direction = fitted
     mid = centres.mean(axis=0)
     along = (centres - mid) @ direction
     lo, hi = along.min() - MARGIN * long_side, along.max() + MARGIN * long_side
