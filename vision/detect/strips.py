@@ -27,7 +27,7 @@ import numpy as np
 from vision.errors import TrickvisionError
 from vision.models import cpu_session
 from vision.models import model_path as find_model
-from vision.table.rows import measure
+from vision.table.rows import ROW_LINE_MAX_TURN, ROW_LINE_MIN_CARDS, measure
 
 #: Strip height and a card's long side in strip pixels: a card lying across the row fills
 #: two thirds of the height, with room for sloppy laying.
@@ -44,15 +44,6 @@ MAX_WIDTH = 1024
 PEAK_SCORE = 0.4
 #: ... and no higher score lies within this many cells (0.15 of a long side).
 PEAK_RADIUS = 3
-
-
-#: With the row's way across the picture given, a row's own line (the fit through its cards'
-#: centres) is taken from this many cards on, and only when it turns less than
-#: ``FITTED_MAX_TURN`` degrees from that way: two cards, one laid half over the other, often
-#: lie more across each other than along the row, and a strip cut along their line reads
-#: "across" against the wrong axis (the row reader's own line follows the same rule).
-FITTED_ROW_MIN_CARDS = 3
-FITTED_MAX_TURN = 30.0
 
 
 @dataclass(frozen=True)
@@ -88,10 +79,13 @@ def strip_frame(quads: np.ndarray, rng: np.random.Generator | None = None,
     """The strip along a row whose cards' corners are ``quads`` (N, 4, 2), in laying order.
 
     The line is the best fit through the cards' centres, the scale their median long side.
-    A row of one card has no line of its own: it runs along ``direction`` (image px, the
-    row's way across the picture) when given, else along the picture's x axis. The strip's
-    "across" is read against that line, so an East or West card cut along x would read
-    won for lost.
+    With ``direction`` (image px, the row's way across the picture) given, the strip runs
+    that way unless the row has a line of its own as the row reader takes one
+    (:data:`~vision.table.rows.ROW_LINE_MIN_CARDS` cards, within
+    :data:`~vision.table.rows.ROW_LINE_MAX_TURN` degrees of it): one card has no line, and
+    two laid half over each other often lie more across than along. The strip's "across"
+    is read against its line, so an East or West card cut along x would read won for lost.
+    Without ``direction`` (training), the fit from two cards on, else the picture's x axis.
     ``rng`` (training only) moves, turns, scales and stretches the strip a little, as a row
     reader's rows of misplaced or missing boxes would.
     """
@@ -106,12 +100,12 @@ def strip_frame(quads: np.ndarray, rng: np.random.Generator | None = None,
         direction = given / np.linalg.norm(given)
     else:
         direction = np.array([1.0, 0.0])
-    if len(q) >= (2 if given is None else FITTED_ROW_MIN_CARDS):
+    if len(q) >= (2 if given is None else ROW_LINE_MIN_CARDS):
         spread = centres - centres.mean(axis=0)
         fitted = np.linalg.svd(spread, full_matrices=False)[2][0]
         if (centres[-1] - centres[0]) @ fitted < 0:
             fitted = -fitted
-        if given is None or abs(float(fitted @ direction)) >= np.cos(np.radians(FITTED_MAX_TURN)):
+        if given is None or abs(float(fitted @ direction)) >= np.cos(np.radians(ROW_LINE_MAX_TURN)):
             direction = fitted
     mid = centres.mean(axis=0)
     along = (centres - mid) @ direction

@@ -37,6 +37,10 @@ CARD_ASPECT = 1.45
 #: boxes, alone on its axis, places the middle (with 2, held-out photos read a lone card's
 #: double box as a row and put the middle beside it: every seat of the photo went wrong).
 MIN_CENTRING_ROW = 4
+#: A row's own line (the fit through its cards' centres) is believed from this many cards on,
+#: and only when it turns less than ROW_LINE_MAX_TURN degrees from its side of the table.
+ROW_LINE_MIN_CARDS = 3
+ROW_LINE_MAX_TURN = 30.0
 # detector scores of a sure box and of a doubtful one (a ghost beside a face-up card)
 _SURE_BOX = 0.8
 _UNSURE_BOX = 0.6
@@ -561,12 +565,12 @@ class RowReader:
             # (West's and East's) lie off it opposite ways, and together they cancel. Rows of
             # one deal hold as many cards, give or take one: a row found with fewer boxes than
             # that lacks some at an end, and the longer row alone places the middle.
-            along = sorted((big[s] for s in (c, d) if len(big.get(s, ())) >= MIN_CENTRING_ROW),
-                           key=len, reverse=True)
-            if len(along) == 2 and len(along[0]) - len(along[1]) > 1:
-                along = along[:1]
-            if along:
-                new[axis] = float(np.mean([geo.centers[row, axis].mean() for row in along]))
+            running = sorted((big[s] for s in (c, d) if len(big.get(s, ())) >= MIN_CENTRING_ROW),
+                             key=len, reverse=True)
+            if len(running) == 2 and len(running[0]) - len(running[1]) > 1:
+                running = running[:1]
+            if running:
+                new[axis] = float(np.mean([geo.centers[row, axis].mean() for row in running]))
         return new
 
     # -- order --------------------------------------------------------------------------
@@ -632,14 +636,14 @@ class RowReader:
     def _row_normal(geo: CardGeometry, order: list[int], seat: Seat) -> np.ndarray:
         """Unit vector pointing at the player, from the row's own line when it has one."""
         toward = TOWARD[seat]
-        if len(order) >= 3:
+        if len(order) >= ROW_LINE_MIN_CARDS:
             direction, major, minor = principal_axis(geo.centers[order])
             if major > 9 * max(minor, 1e-9):
                 normal = np.array([-direction[1], direction[0]])
                 if normal @ toward < 0:
                     normal = -normal
                 # a row is never turned by more than ~30 degrees from its side of the table
-                if normal @ toward > np.cos(np.radians(30)):
+                if normal @ toward > np.cos(np.radians(ROW_LINE_MAX_TURN)):
                     return normal
         return toward
 
