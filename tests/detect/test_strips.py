@@ -108,6 +108,16 @@ def test_to_batch_pads_to_the_widest_strip_as_rgb():
 def test_find_peaks_takes_local_maxima_above_the_threshold_once():
     score = np.array([0.1, 0.5, 0.9, 0.5, 0.1, 0.1, 0.2, 0.3, 0.7, 0.7, 0.2, 0.95, 0.0])
     # 0.9 at 2; the plateau 0.7/0.7 at 8-9 lies within 3 cells of 0.95 at 11
-    assert find_peaks(score, 0.4, 3).tolist() == [2, 11]
-    assert find_peaks(score, 0.4, 1).tolist() == [2, 8, 11]
+    assert find_peaks(score, 0.4, 3, dip=1.0).tolist() == [2, 11]
+    assert find_peaks(score, 0.4, 1, dip=1.0).tolist() == [2, 8, 11]
     assert find_peaks(np.zeros(0)).tolist() == []
+
+
+def test_two_cards_laid_close_peak_apart_where_the_score_dips_between_them():
+    # the demo photo's North row: a card a sixth of a card beside the next, 0.97 and 0.99
+    # with 0.55 between them (3 cells apart)
+    close = np.array([0.05, 0.19, 0.96, 0.97, 0.60, 0.55, 0.99, 0.96, 0.06])
+    assert find_peaks(close, 0.4, 3, dip=0.3).tolist() == [3, 6]
+    # one card's ragged peak (a shallow dip) stays one card
+    ragged = np.array([0.05, 0.80, 0.97, 0.85, 0.90, 0.99, 0.30])
+    assert find_peaks(ragged, 0.4, 3, dip=0.3).tolist() == [5]

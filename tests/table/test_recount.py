@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from vision.detect.strips import RowStrip, strip_frame
@@ -51,6 +53,22 @@ def test_a_box_with_no_card_of_its_own_is_set_aside():
     assert any(c is phantom for c in reading.cards)
     assert phantom.orientation is UNKNOWN
     assert any("row S counted again" in n and "4 -> 3" in n for n in reading.notes)
+
+
+def test_a_box_on_a_close_second_peak_of_the_strip_is_kept_but_such_a_peak_adds_no_card():
+    # a card laid a sixth of a card beside the next: the strip's plain peaks merge the two,
+    # its close second peak (score dipping between them) confirms the detector's box
+    reading = _reading([100, 153, 160, 220], [WON, LOST, WON, LOST])
+    close = reading.rows[Seat.S][1]
+    strip = _strip(reading, [100, 160, 220], [0.95, 0.95, 0.05])
+    x = strip.frame.to_strip(np.array([[153.0, 300.0], [300.0, 300.0]]))
+    strip = replace(strip, close_along=x, close_score=np.array([0.97, 0.97]),
+                    close_across=np.array([0.03, 0.03]))
+    recount_rows(reading, [strip], [Seat.S])
+    row = reading.rows[Seat.S]
+    assert [c.orientation for c in row] == [WON, LOST, WON, LOST]
+    assert row[1] is close and close.seat is Seat.S
+    assert not reading.notes  # no box set aside, and no card at the close peak at 300
 
 
 def test_a_missed_card_is_added_where_the_strip_sees_it_read_as_the_strip_reads_it():

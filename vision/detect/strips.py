@@ -18,7 +18,7 @@ Strips are cut here and only here, for training and inference alike.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -42,8 +42,13 @@ STRIDE = 2
 MAX_WIDTH = 1024
 #: A cell is a card's centre where the network's score peaks above this...
 PEAK_SCORE = 0.4
-#: ... and no higher score lies within this many cells (0.15 of a long side).
+#: ... and no higher score lies within this many cells (0.15 of a long side)...
 PEAK_RADIUS = 3
+#: A lower peak that close is still a card's centre of its own when the score between the
+#: two dips this far below it (a card laid a sixth of a card beside the next, as in the demo
+#: photo's North row); such a close peak only confirms a box the detector found
+#: (:mod:`vision.table.recount`), never adds a card.
+PEAK_DIP = 0.3
 
 
 @dataclass(frozen=True)
@@ -140,19 +145,26 @@ def cut_strip(image: np.ndarray, frame: StripFrame) -> np.ndarray:
 
 
 def find_peaks(score: np.ndarray, threshold: float = PEAK_SCORE,
-               radius: int = PEAK_RADIUS) -> np.ndarray:
-    """Cells where ``score`` is at least ``threshold`` and highest within ``radius`` cells
-    (the first of equal neighbours)."""
+               radius: int = PEAK_RADIUS, dip: float | None = None) -> np.ndarray:
+    """Cells where ``score`` is at least ``threshold`` and a local maximum (the first cell
+    of a plateau), keeping of two such cells within ``radius`` cells of each other the
+    higher - unless (``dip`` given) the score between them falls at least ``dip`` below the
+    lower one: two cards laid close, not one card's ragged peak."""
     score = np.asarray(score, dtype=np.float64)
     n = len(score)
     if n == 0:
         return np.zeros(0, dtype=int)
-    padded = np.pad(score, radius, constant_values=-np.inf)
-    windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * radius + 1)
-    # ties: only the first cell of a plateau counts, so a cell must beat the cells before it
-    before = windows[:, :radius].max(axis=1) if radius else np.full(n, -np.inf)
-    return np.flatnonzero((score >= threshold) & (score >= windows.max(axis=1))
-                          & (score > before))
+    padded = np.pad(score, 1, constant_values=-np.inf)
+    # a plateau counts once, at its first cell: higher than the cell before, not lower
+    # than the one after
+    local = np.flatnonzero((score >= threshold) & (score > padded[:-2]) & (score >= padded[2:]))
+    kept: list[int] = []
+    for i in sorted(local.tolist(), key=lambda c: (-score[c], c)):
+        if all(abs(i - j) > radius
+               or (dip is not None and score[min(i, j):max(i, j) + 1].min() <= score[i] - dip)
+               for j in kept):
+            kept.append(i)
+    return np.array(sorted(kept), dtype=int)
 
 
 def to_batch(strips: list[np.ndarray]) -> np.ndarray:
@@ -166,14 +178,17 @@ def to_batch(strips: list[np.ndarray]) -> np.ndarray:
     return batch
 
 
-def read_cells(cells: np.ndarray, strip_width: int
+def read_cells(cells: np.ndarray, strip_width: int, close: bool = False
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One strip's network output (2, W/2) read: the strip x of its cards' centres, how
     sure each is a centre, and the probability that each lies across the row; the cells
-    past the strip's own ``strip_width`` (padding) are not looked at."""
+    past the strip's own ``strip_width`` (padding) are not looked at. ``close``: instead the
+    close second peaks (:data:`PEAK_DIP`) the plain reading leaves out."""
     n = int(np.ceil(strip_width / STRIDE))
     prob = 1.0 / (1.0 + np.exp(-np.asarray(cells)[:, :n]))
     peaks = find_peaks(prob[0])
+    if close:
+        peaks = np.setdiff1d(find_peaks(prob[0], dip=PEAK_DIP), peaks)
     return (peaks + 0.5) * STRIDE, prob[0, peaks], prob[1, peaks]
 
 
@@ -188,6 +203,11 @@ class RowStrip:
     points: np.ndarray  # (K, 2) image points
     score: np.ndarray
     across: np.ndarray
+    #: strip x, score and across-probability of close second peaks (:data:`PEAK_DIP`), which
+    #: only confirm a box
+    close_along: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    close_score: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    close_across: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
 
 class RowStripReader:
@@ -216,6 +236,8 @@ class RowStripReader:
         out = []
         for frame, strip, cells in zip(frames, strips, logits, strict=True):
             along, score, across = read_cells(cells, strip.shape[1])
+            close = read_cells(cells, strip.shape[1], close=True)
             out.append(RowStrip(frame=frame, along=along, points=frame.to_image(along),
-                                score=score, across=across))
+                                score=score, across=across, close_along=close[0],
+                                close_score=close[1], close_across=close[2]))
         return out

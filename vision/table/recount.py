@@ -3,7 +3,9 @@
 The row reader builds each row from the boxes the detector found; the row-strip network reads
 the same row as one strip and says where its cards' centres lie and which way each lies. The
 strip's count is taken: a box with no centre of the strip near it is set aside (a card seen
-twice), and a centre with no box near it becomes a card (one the detector missed), read won or
+twice) - unless a close second peak of the strip lies at it (two cards laid a sixth of a card
+apart, which the plain peaks merge; such a peak keeps a box but never adds a card) - and a
+centre with no box near it becomes a card (one the detector missed), read won or
 lost by the strip. A box the strip confirms keeps its own reading, takes the strip's where
 its own was unknown and the strip is sure, and is left unknown where the strip is sure of the
 opposite. Each change of a row's length is said in the reading's notes.
@@ -89,13 +91,32 @@ def _new_card(strip: RowStrip, k: int, row: list[SeenCard], seat: Seat) -> SeenC
 def strip_orientation(strip: RowStrip, k: int, threshold: float = ACROSS_SURE
                       ) -> tuple[Orientation, float]:
     """Won, lost or unknown as the strip reads its ``k``-th card, and how sure."""
-    across = float(strip.across[k])
-    sure = float(min(abs(2.0 * across - 1.0), strip.score[k]))
+    return across_orientation(float(strip.across[k]), float(strip.score[k]), threshold)
+
+
+def across_orientation(across: float, score: float, threshold: float = ACROSS_SURE
+                       ) -> tuple[Orientation, float]:
+    """Won, lost or unknown for a strip centre whose across-the-row probability is
+    ``across`` and whose peak is ``score`` high, and how sure."""
+    sure = float(min(abs(2.0 * across - 1.0), score))
     if across >= threshold:
         return Orientation.WON, sure
     if across <= 1.0 - threshold:
         return Orientation.LOST, sure
     return Orientation.UNKNOWN, sure
+
+
+def _check(card: SeenCard, across: float, score: float) -> None:
+    """A box the strip confirms: its unknown reading filled where the strip is sure, its
+    own reading left unknown where the strip is sure of the opposite."""
+    if card.orientation is Orientation.UNKNOWN:
+        orientation, confidence = across_orientation(across, score, FILL_SURE)
+        if orientation is not Orientation.UNKNOWN:
+            card.orientation, card.orientation_confidence = orientation, confidence
+    else:
+        orientation, _ = across_orientation(across, score, DISAGREE_SURE)
+        if orientation not in (Orientation.UNKNOWN, card.orientation):
+            card.orientation, card.orientation_confidence = Orientation.UNKNOWN, 0.0
 
 
 def recount_rows(reading: TableReading, strips: Sequence[RowStrip],
@@ -109,20 +130,20 @@ def recount_rows(reading: TableReading, strips: Sequence[RowStrip],
         pairs = match_along(along, strip.along, SAME_CARD * LONG_SIDE_PX)
         matched = set(pairs.values())
         for i, k in pairs.items():
-            if row[i].orientation is Orientation.UNKNOWN:
-                orientation, confidence = strip_orientation(strip, k, FILL_SURE)
-                if orientation is not Orientation.UNKNOWN:
-                    row[i].orientation, row[i].orientation_confidence = orientation, confidence
-            else:
-                orientation, _ = strip_orientation(strip, k, DISAGREE_SURE)
-                if orientation not in (Orientation.UNKNOWN, row[i].orientation):
-                    row[i].orientation, row[i].orientation_confidence = Orientation.UNKNOWN, 0.0
-        dropped = [c for i, c in enumerate(row) if i not in pairs]
+            _check(row[i], float(strip.across[k]), float(strip.score[k]))
+        # a box the plain peaks leave alone, on a close second peak: a card of its own
+        alone = [i for i in range(len(row)) if i not in pairs]
+        close = match_along(along[alone], strip.close_along, SAME_CARD * LONG_SIDE_PX)
+        confirmed = {alone[a] for a in close}
+        for a, m in close.items():
+            _check(row[alone[a]], float(strip.close_across[m]), float(strip.close_score[m]))
+        dropped = [c for i, c in enumerate(row) if i not in pairs and i not in confirmed]
         added = [(float(strip.along[k]), _new_card(strip, k, row, seat))
                  for k in range(len(strip.along)) if k not in matched]
         if not dropped and not added:
             continue
-        keep = [(float(along[i]), c) for i, c in enumerate(row) if i in pairs] + added
+        keep = [(float(along[i]), c) for i, c in enumerate(row)
+                if i in pairs or i in confirmed] + added
         keep.sort(key=lambda item: item[0])
         for card in dropped:  # no card of its own: neither in a row nor read
             card.seat, card.row_position = None, None
