@@ -113,3 +113,21 @@ def test_loose_cards_are_labelled_outside_the_rows() -> None:
     dealt = {str(c) for h in pile.deal.hands.values() for c in h}
     assert 3 <= len(talon) <= 13 and all(c["seat"] is None and not c["face_up"] for c in talon)
     assert not {c["card"] for c in talon} & dealt
+
+
+def test_the_committed_samples_truth_reports_are_what_the_reconstruction_gives_their_rows():
+    """A sample's stored report is the reconstruction of its true observation: when the
+    reconstruction's rules change, the stored results must follow (``scripts/evaluate_samples.py``
+    scores photos against them)."""
+    from pathlib import Path
+
+    samples = Path(__file__).resolve().parents[2] / "datasets" / "samples"
+    checked = 0
+    for path in sorted(samples.glob("*.json")):
+        truth = json.loads(path.read_text())
+        if not truth.get("report") or not truth.get("observation"):
+            continue
+        now = reconstruct(observation_from_dict(truth["observation"], str(path)))
+        assert report_to_dict(now)["result"] == truth["report"]["result"], path.name
+        checked += 1
+    assert checked >= 40
