@@ -111,6 +111,9 @@ def test_find_peaks_takes_local_maxima_above_the_threshold_once():
     assert find_peaks(score, 0.4, 3, dip=1.0).tolist() == [2, 11]
     assert find_peaks(score, 0.4, 1, dip=1.0).tolist() == [2, 8, 11]
     assert find_peaks(np.zeros(0)).tolist() == []
+    # highest first: 0.8 (ruled out by 0.9) does not in turn rule out 0.7 six cells from 0.9
+    chain = np.array([0.9, 0.1, 0.1, 0.8, 0.1, 0.1, 0.7])
+    assert find_peaks(chain, 0.4, 3).tolist() == [0, 6]
 
 
 def test_two_cards_laid_close_peak_apart_where_the_score_dips_between_them():
