@@ -178,17 +178,24 @@ def to_batch(strips: list[np.ndarray]) -> np.ndarray:
     return batch
 
 
-def read_cells(cells: np.ndarray, strip_width: int, close: bool = False
+def cell_probabilities(cells: np.ndarray, strip_width: int) -> np.ndarray:
+    """One strip's network output (2, W/2) as probabilities, the cells past the strip's own
+    ``strip_width`` (padding) cut off."""
+    n = int(np.ceil(strip_width / STRIDE))
+    return 1.0 / (1.0 + np.exp(-np.asarray(cells)[:, :n]))
+
+
+def read_cells(cells: np.ndarray, strip_width: int
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One strip's network output (2, W/2) read: the strip x of its cards' centres, how
     sure each is a centre, and the probability that each lies across the row; the cells
-    past the strip's own ``strip_width`` (padding) are not looked at. ``close``: instead the
-    close second peaks (:data:`PEAK_DIP`) the plain reading leaves out."""
-    n = int(np.ceil(strip_width / STRIDE))
-    prob = 1.0 / (1.0 + np.exp(-np.asarray(cells)[:, :n]))
-    peaks = find_peaks(prob[0])
-    if close:
-        peaks = np.setdiff1d(find_peaks(prob[0], dip=PEAK_DIP), peaks)
+    past the strip's own ``strip_width`` (padding) are not looked at."""
+    prob = cell_probabilities(cells, strip_width)
+    return _at(prob, find_peaks(prob[0]))
+
+
+def _at(prob: np.ndarray, peaks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Strip x, centre score and across-probability at the cells ``peaks``."""
     return (peaks + 0.5) * STRIDE, prob[0, peaks], prob[1, peaks]
 
 
@@ -235,8 +242,11 @@ class RowStripReader:
         logits = self.session.run(None, {self.input_name: to_batch(strips)})[0]
         out = []
         for frame, strip, cells in zip(frames, strips, logits, strict=True):
-            along, score, across = read_cells(cells, strip.shape[1])
-            close = read_cells(cells, strip.shape[1], close=True)
+            prob = cell_probabilities(cells, strip.shape[1])
+            peaks = find_peaks(prob[0])
+            along, score, across = _at(prob, peaks)
+            # the close second peaks the plain reading leaves out
+            close = _at(prob, np.setdiff1d(find_peaks(prob[0], dip=PEAK_DIP), peaks))
             out.append(RowStrip(frame=frame, along=along, points=frame.to_image(along),
                                 score=score, across=across, close_along=close[0],
                                 close_score=close[1], close_across=close[2]))

@@ -106,7 +106,7 @@ def across_orientation(across: float, score: float, threshold: float = ACROSS_SU
     return Orientation.UNKNOWN, sure
 
 
-def _check(card: SeenCard, across: float, score: float) -> None:
+def _confirm_box(card: SeenCard, across: float, score: float) -> None:
     """A box the strip confirms: its unknown reading filled where the strip is sure, its
     own reading left unknown where the strip is sure of the opposite."""
     if card.orientation is Orientation.UNKNOWN:
@@ -130,13 +130,13 @@ def recount_rows(reading: TableReading, strips: Sequence[RowStrip],
         pairs = match_along(along, strip.along, SAME_CARD * LONG_SIDE_PX)
         matched = set(pairs.values())
         for i, k in pairs.items():
-            _check(row[i], float(strip.across[k]), float(strip.score[k]))
+            _confirm_box(row[i], float(strip.across[k]), float(strip.score[k]))
         # a box the plain peaks leave alone, on a close second peak: a card of its own
         alone = [i for i in range(len(row)) if i not in pairs]
         close = match_along(along[alone], strip.close_along, SAME_CARD * LONG_SIDE_PX)
         confirmed = {alone[a] for a in close}
         for a, m in close.items():
-            _check(row[alone[a]], float(strip.close_across[m]), float(strip.close_score[m]))
+            _confirm_box(row[alone[a]], float(strip.close_across[m]), float(strip.close_score[m]))
         dropped = [c for i, c in enumerate(row) if i not in pairs and i not in confirmed]
         added = [(float(strip.along[k]), _new_card(strip, k, row, seat))
                  for k in range(len(strip.along)) if k not in matched]
