@@ -1209,6 +1209,35 @@ def test_a_face_read_as_its_twin_is_named_back_and_its_revoke_withdrawn(trick, s
     assert seat in last[trick].deduced
 
 
+def test_a_face_read_as_its_twin_that_he_plays_later_unread_is_named_back():
+    """E follows hearts with HJ in trick 1, read as DJ in every look, and plays the real DJ
+    in trick 6, never read: the deal seems to hold E's revoke in trick 1 (he plays hearts
+    in trick 3). The revoke rested on the misread face, so it does not let the rules fill
+    trick 1 with DJ again: HJ there and DJ in trick 6 is the only filling without a revoke -
+    both named, every trick right, the revoke withdrawn (held-out bridge 9909: E's CJ of
+    trick 1 read SJ, his SJ of trick 10 never read; the filling was left open)."""
+    script = make_script("bridge", 31, n_tricks=13, hover=False)
+    plays = [dict(tr.plays) for tr in script.deal.tricks]
+    assert plays[0][E] == Card(Suit.HEARTS, plays[0][E].rank) and plays[5][E] == plays[0][E].twin
+    tracker = _tracker(script, 5.0)
+    out = []
+    for t, r in script_readings(script, 5.0):
+        sc = r.current_trick.get(E)
+        trick = len(r.rows.get(E, [])) + 1
+        if sc is not None and trick == 1:
+            sc.card = plays[0][E].twin
+        elif sc is not None and trick == 6:
+            sc.card, sc.card_confidence = None, 0.0
+        out += tracker.update(r, t)
+    raised = {(a.seat, a.trick) for a in out if isinstance(a, Alert) and a.alert == "revoke"}
+    withdrawn = {(a.seat, a.trick) for a in out
+                 if isinstance(a, AlertWithdrawn) and a.alert == "revoke"}
+    assert (E, 1) in raised and withdrawn == raised
+    last = {e.number: e for e in out if isinstance(e, TrickComplete)}
+    assert {k: dict(e.cards) for k, e in last.items()} == dict(enumerate(plays, 1))
+    assert E in last[1].deduced and E in last[6].deduced
+
+
 def _alternating_rows(tr, n):  # type: ignore[no-untyped-def]
     """Grow the rows to ``n`` cards, faces never seen: S wins the odd tricks, E the even."""
     out, t, rows = [], 0.0, {}

@@ -1759,8 +1759,11 @@ class TableTracker:
             if nxt in candidates:
                 candidates = {nxt}  # the winner leads the next trick
             agreed.append(frozenset(candidates) if candidates else None)
+        # a revoke alerted on a card now taken for its twin misread is no longer shown by
+        # the cards read: the filling must not make it again for free
         revokes = frozenset((key[2], key[3] - 1) for key in self._emitted
-                            if key[:2] == ("alert", "revoke") and key[3] is not None)
+                            if key[:2] == ("alert", "revoke") and key[3] is not None
+                            and key[3] <= len(done) and cards[key[2]][key[3] - 1] is not None)
         first_leader = done[0].leader
         assert first_leader is not None  # every trick's leader is known (checked above)
         found = deduce_unread(self.game, self.seats, cards, first_leader,
