@@ -260,6 +260,36 @@ def test_a_face_up_row_is_read_face_up_but_a_face_down_row_keeps_its_odd_card():
     assert [c.face_up for c in keep.rows[Seat.S]] == [True, False, True, True, True]
 
 
+def test_a_face_down_row_whose_backs_were_boxed_as_faces_is_still_a_row():
+    """Preferans, N, E and W playing, rows face down: most of W's boxes came out face up (plain
+    backs in a grey picture look like faces to the detector). One thin line along the table's
+    edge is a row, not an exposed hand: it is read as W's row (held-out hard photo 7001000055
+    had it left out as "cards outside the rows" and W's tricks given to nobody)."""
+    patterns = {Seat.N: "LLWLLWLLW", Seat.E: "LWLLWLLWL", Seat.W: "WLLWLLWLL"}
+    quads, truth = make_table(patterns, distance=300)
+    face_up = np.array([False] * 18 + [True, True, False, True, True, False, True, True, True])
+    reading = RowReader(players=3).read(quads, face_up, np.full(len(quads), 0.9))
+    assert rows_as_text(reading) == patterns
+    assert not any("outside the rows" in n for n in reading.notes)
+
+
+def test_an_exposed_hand_in_columns_among_face_down_rows_is_left_out():
+    """Bridge in play: dummy's cards lie face up in suit columns in front of him, pointing at
+    the table's middle, among face-down rows. They are no row (whatever their number or the
+    turn of the line through them) and are left out as cards outside the rows."""
+    quads, _ = make_table({Seat.N: "WLLW", Seat.E: "LWWL", Seat.S: "WLLW", Seat.W: "LWWL"},
+                          distance=420)
+    toward_n = np.array(TOWARD[Seat.N], float)
+    dummy = [card_quad(CENTRE + toward_n * (300 - 0.3 * LONG * k) + [(j - 1.5) * 70.0, 0],
+                       toward_n) for j in range(4) for k in range(3)]
+    all_quads = np.concatenate([quads, np.array(dummy)])
+    face_up = np.array([False] * len(quads) + [True] * len(dummy))
+    reading = RowReader().read(all_quads, face_up, np.full(len(all_quads), 0.9))
+    assert rows_as_text(reading) == {Seat.N: "WLLW", Seat.E: "LWWL", Seat.S: "WLLW",
+                                     Seat.W: "LWWL"}
+    assert any("12 card(s) lie outside the rows" in n for n in reading.notes)
+
+
 def test_one_row_and_no_cards_are_noted():
     quads = np.array(make_row(Seat.S, "WLW"))
     reading = RowReader().read(quads, np.zeros(3, bool), np.ones(3), image_size=(1920, 1080))

@@ -41,6 +41,11 @@ MIN_CENTRING_ROW = 4
 #: and only when it turns less than ROW_LINE_MAX_TURN degrees from its side of the table.
 ROW_LINE_MIN_CARDS = 3
 ROW_LINE_MAX_TURN = 30.0
+#: A group of mostly face-up boxes among face-down rows is an exposed hand unless it is a
+#: row: this many boxes or more on a line whose spread across it is under ROW_LINE_SPREAD
+#: short sides, running along the table's edge (within ROW_LINE_MAX_TURN degrees).
+FACE_UP_ROW_MIN_CARDS = 4
+ROW_LINE_SPREAD = 0.35
 # detector scores of a sure box and of a doubtful one (a ghost beside a face-up card)
 _SURE_BOX = 0.8
 _UNSURE_BOX = 0.6
@@ -151,6 +156,24 @@ def _components(adjacency: np.ndarray) -> list[list[int]]:
     return list(groups.values())
 
 
+def _row_along_edge(points: np.ndarray, centre: np.ndarray, short: float) -> bool:
+    """Whether card centres (table frame) form a row: at least ``FACE_UP_ROW_MIN_CARDS`` of
+    them on one thin line (spread across it under ``ROW_LINE_SPREAD`` short sides) that runs
+    across the direction from the table's middle, i.e. along the table's edge."""
+    if len(points) < FACE_UP_ROW_MIN_CARDS:
+        return False
+    mid = points.mean(axis=0)
+    _, _, vt = np.linalg.svd(points - mid, full_matrices=False)
+    along, across = vt[0], vt[1]
+    toward = mid - centre
+    reach = float(np.linalg.norm(toward))
+    if reach < 1e-9:
+        return False
+    spread = float(np.std((points - mid) @ across))
+    turn = abs(float(along @ toward)) / reach  # the sine of the line's turn off the edge
+    return spread < ROW_LINE_SPREAD * short and turn < np.sin(np.radians(ROW_LINE_MAX_TURN))
+
+
 def _lone_face_up(piece: list[int], face_up: np.ndarray) -> bool:
     """One face-up card on its own: a card of the trick in progress, not (yet) a row."""
     return len(piece) == 1 and bool(face_up[piece[0]])
@@ -246,7 +269,7 @@ class RowReader:
             centre = self._refine_centre(geo, pieces, piece_seat, centre)
         pieces = self._split_corners(
             geo, pieces, centre if known_centre else np.where(narrow, centre, (lo + hi) / 2))
-        pieces, loose = self._set_aside_loose(geo, pieces, face_up, short,
+        pieces, loose = self._set_aside_loose(geo, pieces, face_up, short, centre,
                                               confidence if known_centre else None)
         for _ in range(2):
             piece_seat = [self._piece_seat(geo, p, centre) for p in pieces]
@@ -462,16 +485,19 @@ class RowReader:
     @staticmethod
     def _set_aside_loose(
         geo: CardGeometry, pieces: list[list[int]], face_up: np.ndarray, short: float,
-        confidence: np.ndarray | None = None,
+        centre: np.ndarray, confidence: np.ndarray | None = None,
     ) -> tuple[list[list[int]], list[int]]:
         """Separate groups that are not rows: piles and exposed hands.
 
         A pile (talon, a stack of cards) has its cards on top of each other rather than
         shifted along a line; an exposed hand (dummy's cards in columns) is a group of
-        several face-up cards while the rows lie face down. Single face-up cards stay: they
-        may be the trick in progress. With ``confidence`` (a fixed camera, whose small cards
-        draw the odd ghost box), a face-up group of one sure box and only unsure others is
-        the sure card alone.
+        several face-up cards while the rows lie face down - unless it is one thin line
+        running along the table's edge, as a row does (dummy's columns point at the middle
+        and stand side by side): that is a row whose backs the detector took for faces, as
+        it does with plain backs in a grey picture. Single face-up cards stay: they may be
+        the trick in progress. With ``confidence`` (a fixed camera, whose small cards draw
+        the odd ghost box), a face-up group of one sure box and only unsure others is the
+        sure card alone.
         """
         mostly_down = float(np.mean(~face_up)) >= 0.5
         keep: list[list[int]] = []
@@ -491,7 +517,8 @@ class RowReader:
                         keep.append([sure])
                         loose.extend(unsure)
                         continue
-                if mostly_down and face_up[p].mean() > 0.5:
+                if mostly_down and face_up[p].mean() > 0.5 and \
+                        not _row_along_edge(pts, centre, short):
                     loose.extend(p)
                     continue
             keep.append(p)
