@@ -1238,6 +1238,37 @@ def test_a_face_read_as_its_twin_that_he_plays_later_unread_is_named_back():
     assert E in last[1].deduced and E in last[6].deduced
 
 
+def test_a_trick_whose_winner_the_deals_end_changes_leads_the_next_again():
+    """Diamonds are trumps. E's H8 of trick 10 is read as the D8 in every look - a trump, so
+    the rules give him trick 10 and with it the lead of 11, though W's card of trick 11 was
+    seen first; his real D8 of trick 3 is never read. At the deal's end the cards are named
+    back (trick 10 goes to its true winner) and the tricks after it are led again from the
+    player whose card came first, as the times showed: every trick of the deal is right
+    (held-out bridge 9924: tricks 6 and 7 kept a leader taken from a misread trump)."""
+    script = make_script("bridge", 41, n_tricks=13, hover=False)
+    plays = [dict(tr.plays) for tr in script.deal.tricks]
+    assert script.deal.contract.trump is Suit.DIAMONDS and plays[2][E] == plays[9][E].twin
+    tracker = _tracker(script, 5.0)
+    out = []
+    for t, r in script_readings(script, 5.0):
+        sc = r.current_trick.get(E)
+        trick = len(r.rows.get(E, [])) + 1
+        if sc is not None and trick == 10:
+            sc.card = plays[9][E].twin
+        elif sc is not None and trick == 3:
+            sc.card, sc.card_confidence = None, 0.0
+        out += tracker.update(r, t)
+    first = {}
+    for e in out:
+        if isinstance(e, TrickComplete):
+            first.setdefault(e.number, e)
+    assert first[11].leader != script.deal.tricks[9].winner  # led from the misread winner
+    last = {e.number: e for e in out if isinstance(e, TrickComplete)}
+    assert {k: dict(e.cards) for k, e in last.items()} == dict(enumerate(plays, 1))
+    assert {k: e.winner for k, e in last.items()} == {
+        k: tr.winner for k, tr in enumerate(script.deal.tricks, 1)}
+
+
 def _alternating_rows(tr, n):  # type: ignore[no-untyped-def]
     """Grow the rows to ``n`` cards, faces never seen: S wins the odd tricks, E the even."""
     out, t, rows = [], 0.0, {}

@@ -1743,6 +1743,12 @@ class TableTracker:
         self._deduced = True
         done = [tr for tr in tricks if tr is not None]
         self._settle_twins(done, out)
+        self._name_from_the_deal(done, out)
+        self._lead_again(done, out)
+
+    def _name_from_the_deal(self, done: list[_TrickState], out: list[Event]) -> None:
+        """The search of :meth:`_deduce_unread_faces` over the deal's completed tricks."""
+        assert self.seats is not None
         cards = {s: [self._card_of(tr, s) for tr in done] for s in self.seats}
         unread = sum(c is None for col in cards.values() for c in col)
         if not 0 < unread <= _DEDUCE_MAX_UNREAD:
@@ -1793,6 +1799,32 @@ class TableTracker:
                           for (seat, i), card in sorted(changed.items(),
                                                         key=lambda kv: (kv[0][1], kv[0][0])))
         self._withdraw_revokes_undone(f"named from the rest of the deal: {named}", out)
+
+    def _lead_again(self, done: list[_TrickState], out: list[Event]) -> None:
+        """After the deal's end named cards again: a trick whose winner changed makes another
+        player the next trick's leader. Where the next trick's first card was seen at that
+        player's place (the order of appearance agrees, as it did not with the old leader)
+        and its cards are all known, it is led again from him and won by the rules; and so on
+        down the deal. (Held-out bridge 9924: S's CQ read SQ, a trump, gave him trick 5 and the
+        lead of 6 and 7; named back at the end, trick 5 went to W, but 6 and 7 kept S as
+        leader and winner.)"""
+        assert self.seats is not None
+        for prev, tr in zip(done, done[1:], strict=False):
+            new = prev.winner
+            if new is None or new == tr.leader or not self.trump_known:
+                continue
+            by_time = sorted(tr.plays, key=lambda s: tr.plays[s].t)
+            if tr.plays[by_time[0]].t < tr.plays[new].t - 1e-6:
+                continue  # another player's card came first: the times do not name him
+            order = self.game.play_order(new, self.seats)
+            cards = _cards_in(tr, order)
+            if any(c is None for c in cards):
+                continue
+            tr.leader = new
+            tr.winner, tr.winner_source = self._rules_winner(order, cards), "rules"
+            self._report_trick(tr, ("complete", tr.number, "lead", new, tuple(cards),
+                                    tr.winner), max(p.t for p in tr.plays.values()),
+                               order, cards, out)
 
     def _twin_suspects(self, cards: dict[Seat, list[Card | None]]) -> list[tuple[Seat, int]]:
         """Where the deal uses the whole deck: the places whose card's twin (same rank, other
