@@ -1209,6 +1209,24 @@ def test_a_face_read_as_its_twin_is_named_back_and_its_revoke_withdrawn(trick, s
     assert seat in last[trick].deduced
 
 
+def _twin_misread_and_twin_unread(script, seat, *, misread, unread):  # type: ignore[no-untyped-def]
+    """The events of a whole deal read from its layout, but for ``seat``'s face of trick
+    ``misread``, read as its twin in every look, and his face of trick ``unread`` (that
+    twin), never read."""
+    plays = [dict(tr.plays) for tr in script.deal.tricks]
+    tracker = _tracker(script, 5.0)
+    out = []
+    for t, r in script_readings(script, 5.0):
+        sc = r.current_trick.get(seat)
+        trick = len(r.rows.get(seat, [])) + 1
+        if sc is not None and trick == misread:
+            sc.card = plays[misread - 1][seat].twin
+        elif sc is not None and trick == unread:
+            sc.card, sc.card_confidence = None, 0.0
+        out += tracker.update(r, t)
+    return out
+
+
 def test_a_face_read_as_its_twin_that_he_plays_later_unread_is_named_back():
     """E follows hearts with HJ in trick 1, read as DJ in every look, and plays the real DJ
     in trick 6, never read: the deal seems to hold E's revoke in trick 1 (he plays hearts
@@ -1219,16 +1237,7 @@ def test_a_face_read_as_its_twin_that_he_plays_later_unread_is_named_back():
     script = make_script("bridge", 31, n_tricks=13, hover=False)
     plays = [dict(tr.plays) for tr in script.deal.tricks]
     assert plays[0][E] == Card(Suit.HEARTS, plays[0][E].rank) and plays[5][E] == plays[0][E].twin
-    tracker = _tracker(script, 5.0)
-    out = []
-    for t, r in script_readings(script, 5.0):
-        sc = r.current_trick.get(E)
-        trick = len(r.rows.get(E, [])) + 1
-        if sc is not None and trick == 1:
-            sc.card = plays[0][E].twin
-        elif sc is not None and trick == 6:
-            sc.card, sc.card_confidence = None, 0.0
-        out += tracker.update(r, t)
+    out = _twin_misread_and_twin_unread(script, E, misread=1, unread=6)
     raised = {(a.seat, a.trick) for a in out if isinstance(a, Alert) and a.alert == "revoke"}
     withdrawn = {(a.seat, a.trick) for a in out
                  if isinstance(a, AlertWithdrawn) and a.alert == "revoke"}
@@ -1248,16 +1257,7 @@ def test_a_trick_whose_winner_the_deals_end_changes_leads_the_next_again():
     script = make_script("bridge", 41, n_tricks=13, hover=False)
     plays = [dict(tr.plays) for tr in script.deal.tricks]
     assert script.deal.contract.trump is Suit.DIAMONDS and plays[2][E] == plays[9][E].twin
-    tracker = _tracker(script, 5.0)
-    out = []
-    for t, r in script_readings(script, 5.0):
-        sc = r.current_trick.get(E)
-        trick = len(r.rows.get(E, [])) + 1
-        if sc is not None and trick == 10:
-            sc.card = plays[9][E].twin
-        elif sc is not None and trick == 3:
-            sc.card, sc.card_confidence = None, 0.0
-        out += tracker.update(r, t)
+    out = _twin_misread_and_twin_unread(script, E, misread=10, unread=3)
     first = {}
     for e in out:
         if isinstance(e, TrickComplete):
