@@ -1811,7 +1811,7 @@ class TableTracker:
         assert self.seats is not None
         for prev, tr in zip(done, done[1:], strict=False):
             new = prev.winner
-            if new is None or new == tr.leader or not self.trump_known:
+            if new is None or new == tr.leader or new not in tr.plays or not self.trump_known:
                 continue
             by_time = sorted(tr.plays, key=lambda s: tr.plays[s].t)
             if tr.plays[by_time[0]].t < tr.plays[new].t - 1e-6:
