@@ -162,14 +162,12 @@ def _row_along_edge(points: np.ndarray, centre: np.ndarray, short: float) -> boo
     across the direction from the table's middle, i.e. along the table's edge."""
     if len(points) < FACE_UP_ROW_MIN_CARDS:
         return False
-    mid = points.mean(axis=0)
-    _, _, vt = np.linalg.svd(points - mid, full_matrices=False)
-    along, across = vt[0], vt[1]
-    toward = mid - centre
+    along, _, minor = principal_axis(points)
+    toward = points.mean(axis=0) - centre
     reach = float(np.linalg.norm(toward))
     if reach < 1e-9:
         return False
-    spread = float(np.std((points - mid) @ across))
+    spread = float(np.sqrt(max(minor, 0.0) / len(points)))  # standard deviation across
     turn = abs(float(along @ toward)) / reach  # the sine of the line's turn off the edge
     return spread < ROW_LINE_SPREAD * short and turn < np.sin(np.radians(ROW_LINE_MAX_TURN))
 

@@ -1813,8 +1813,7 @@ class TableTracker:
             new = prev.winner
             if new is None or new == tr.leader or new not in tr.plays or not self.trump_known:
                 continue
-            by_time = sorted(tr.plays, key=lambda s: tr.plays[s].t)
-            if tr.plays[by_time[0]].t < tr.plays[new].t - 1e-6:
+            if min(p.t for p in tr.plays.values()) < tr.plays[new].t - 1e-6:
                 continue  # another player's card came first: the times do not name him
             order = self.game.play_order(new, self.seats)
             cards = _cards_in(tr, order)
