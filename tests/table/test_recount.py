@@ -117,3 +117,26 @@ def test_a_strip_far_off_the_rows_count_is_not_believed():
     xs = [100 + 15 * k for k in range(8)]
     recount_rows(reading, [_strip(reading, xs, [0.5] * 8)], [Seat.S])
     assert len(reading.rows[Seat.S]) == 3 and reading.notes == []
+
+
+def test_a_row_longer_than_a_hand_lets_the_strip_set_aside_every_box_beyond_it():
+    # a tight l'hombre row (a hand of 9): 14 boxes, the strip finds 9 cards - 5 fewer, more
+    # than a strip is otherwise believed, but 5 boxes beyond the hand cannot be cards
+    xs = [100 + 30 * k for k in range(14)]
+    cards = [100 + 45 * k for k in range(9)]
+    strip_says = [0.05] * 9
+
+    def boxes() -> TableReading:
+        return _reading(xs, [LOST] * len(xs))
+
+    reading = boxes()
+    recount_rows(reading, [_strip(reading, cards, strip_says)], [Seat.S])
+    assert len(reading.rows[Seat.S]) == 14  # the hand's size not given: not believed
+    reading = boxes()
+    recount_rows(reading, [_strip(reading, cards, strip_says)], [Seat.S], hand_size=9)
+    assert len(reading.rows[Seat.S]) == 9
+    assert any("14 -> 9" in n for n in reading.notes)
+    # a strip that counts more than a hand is no better than the boxes
+    reading = boxes()
+    recount_rows(reading, [_strip(reading, xs[:10], [0.05] * 10)], [Seat.S], hand_size=9)
+    assert len(reading.rows[Seat.S]) == 14

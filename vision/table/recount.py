@@ -47,8 +47,18 @@ FILL_SURE = 0.97
 #: against 2.
 DISAGREE_SURE = 0.9
 #: A strip counting more than this many cards more or fewer than the row's boxes is not
-#: believed (a strip cut along a row that is not one, e.g. two rows taken for one).
+#: believed (a strip cut along a row that is not one, e.g. two rows taken for one) - unless
+#: the row has more boxes than a hand holds: every box beyond the hand is surely not a card of
+#: its own, so the strip may set that many more aside, as long as it counts no more than a
+#: hand (a tight face-up bridge row of 17 boxes, 13 cards, whose strip found the 13).
 MOST_CHANGED = 3
+
+
+def most_changed(boxes: int, counted: int, hand_size: int | None) -> int:
+    """How many cards a strip that counted ``counted`` may change in a row of ``boxes``."""
+    if hand_size is None or counted > hand_size:
+        return MOST_CHANGED
+    return MOST_CHANGED + max(0, boxes - hand_size)
 
 
 def match_along(boxes: np.ndarray, centres: np.ndarray, tolerance: float) -> dict[int, int]:
@@ -120,11 +130,13 @@ def _confirm_box(card: SeenCard, across: float, score: float) -> None:
 
 
 def recount_rows(reading: TableReading, strips: Sequence[RowStrip],
-                 seats: Sequence[Seat]) -> None:
-    """Revise ``reading``'s rows of ``seats`` (in place) by their strips (same order)."""
+                 seats: Sequence[Seat], hand_size: int | None = None) -> None:
+    """Revise ``reading``'s rows of ``seats`` (in place) by their strips (same order);
+    ``hand_size``: the most cards a row can hold (the game's hand), when known."""
     for seat, strip in zip(seats, strips, strict=True):
         row = reading.rows.get(seat)
-        if not row or abs(len(strip.along) - len(row)) > MOST_CHANGED:
+        if not row or abs(len(strip.along) - len(row)) > most_changed(
+                len(row), len(strip.along), hand_size):
             continue
         along = strip.frame.to_strip(np.stack([c.quad.mean(axis=0) for c in row]))
         pairs = match_along(along, strip.along, SAME_CARD * LONG_SIDE_PX)
