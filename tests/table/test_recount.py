@@ -140,3 +140,30 @@ def test_a_row_longer_than_a_hand_lets_the_strip_set_aside_every_box_beyond_it()
     reading = boxes()
     recount_rows(reading, [_strip(reading, xs[:10], [0.05] * 10)], [Seat.S], hand_size=9)
     assert len(reading.rows[Seat.S]) == 14
+
+
+def test_a_strip_counting_what_every_other_row_holds_is_believed_even_far_off_its_boxes():
+    # West's row: the detector boxed 5 of its 9 cards; North and East hold 9 each
+    def table() -> TableReading:
+        reading = _reading([100 + 60 * k for k in range(5)], [LOST] * 5)
+        west = reading.rows.pop(Seat.S)
+        reading.rows[Seat.W] = west
+        for seat in (Seat.N, Seat.E):
+            reading.rows[seat] = [replace(west[0], seat=seat, row_position=k)
+                                  for k in range(1, 10)]
+        return reading
+
+    reading = table()
+    west = reading.rows[Seat.W]
+    frame = strip_frame(np.stack([c.quad for c in west]))
+    points = np.array([[100.0 + 30 * k, 300.0] for k in range(9)])
+    strip = RowStrip(frame=frame, along=frame.to_strip(points), points=points,
+                     score=np.full(9, 0.9), across=np.full(9, 0.05))
+    recount_rows(reading, [strip], [Seat.W])
+    assert len(reading.rows[Seat.W]) == 9
+    assert any("row W counted again" in n and "5 -> 9" in n for n in reading.notes)
+    # one other row of another length: the strip is not believed
+    reading = table()
+    reading.rows[Seat.E] = reading.rows[Seat.E][:8]
+    recount_rows(reading, [strip], [Seat.W])
+    assert len(reading.rows[Seat.W]) == 5

@@ -132,43 +132,63 @@ def _confirm_box(card: SeenCard, across: float, score: float) -> None:
 def recount_rows(reading: TableReading, strips: Sequence[RowStrip],
                  seats: Sequence[Seat], hand_size: int | None = None) -> None:
     """Revise ``reading``'s rows of ``seats`` (in place) by their strips (same order);
-    ``hand_size``: the most cards a row can hold (the game's hand), when known."""
+    ``hand_size``: the most cards a row can hold (the game's hand), when known.
+
+    A strip that changes its row by more than :func:`most_changed` is still taken when it
+    counts what every other row (two or more) holds once counted again: the rows of a deal
+    grow together, one card a trick.
+    """
+    doubted = []
     for seat, strip in zip(seats, strips, strict=True):
         row = reading.rows.get(seat)
-        if not row or abs(len(strip.along) - len(row)) > most_changed(
-                len(row), len(strip.along), hand_size):
+        if not row:
             continue
-        along = strip.frame.to_strip(np.stack([c.quad.mean(axis=0) for c in row]))
-        pairs = match_along(along, strip.along, SAME_CARD * LONG_SIDE_PX)
-        matched = set(pairs.values())
-        for i, k in pairs.items():
-            _confirm_box(row[i], float(strip.across[k]), float(strip.score[k]))
-        # a box the plain peaks leave alone, on a close second peak: a card of its own
-        alone = [i for i in range(len(row)) if i not in pairs]
-        close = match_along(along[alone], strip.close_along, SAME_CARD * LONG_SIDE_PX)
-        confirmed = {alone[a] for a in close}
-        for a, m in close.items():
-            _confirm_box(row[alone[a]], float(strip.close_across[m]), float(strip.close_score[m]))
-        dropped = [c for i, c in enumerate(row) if i not in pairs and i not in confirmed]
-        added = [(float(strip.along[k]), _new_card(strip, k, row, seat))
-                 for k in range(len(strip.along)) if k not in matched]
-        if not dropped and not added:
+        if abs(len(strip.along) - len(row)) > most_changed(len(row), len(strip.along),
+                                                           hand_size):
+            doubted.append((seat, strip))
             continue
-        keep = [(float(along[i]), c) for i, c in enumerate(row)
-                if i in pairs or i in confirmed] + added
-        keep.sort(key=lambda item: item[0])
-        for card in dropped:  # no card of its own: neither in a row nor read
-            card.seat, card.row_position = None, None
-            card.orientation, card.orientation_confidence = Orientation.UNKNOWN, 0.0
-        reading.cards.extend(c for _, c in added)
-        reading.rows[seat] = [c for _, c in keep]
-        for position, (_, card) in enumerate(keep, 1):
-            card.row_position = position
-        said = []
-        if dropped:
-            said.append(f"{len(dropped)} box(es) with no card of their own set aside")
-        if added:
-            said.append(f"{len(added)} card(s) the detector missed added")
-        reading.notes.append(
-            f"row {seat.name} counted again along its length: {len(row)} -> {len(keep)} cards "
-            f"({'; '.join(said)})")
+        _recount_row(reading, seat, strip)
+    for seat, strip in doubted:
+        others = {len(cards) for s, cards in reading.rows.items() if s != seat and cards}
+        if sum(1 for s, cards in reading.rows.items() if s != seat and cards) >= 2 \
+                and others == {len(strip.along)}:
+            _recount_row(reading, seat, strip)
+
+
+def _recount_row(reading: TableReading, seat: Seat, strip: RowStrip) -> None:
+    """One row revised by its strip (see the module's docstring)."""
+    row = reading.rows[seat]
+    along = strip.frame.to_strip(np.stack([c.quad.mean(axis=0) for c in row]))
+    pairs = match_along(along, strip.along, SAME_CARD * LONG_SIDE_PX)
+    matched = set(pairs.values())
+    for i, k in pairs.items():
+        _confirm_box(row[i], float(strip.across[k]), float(strip.score[k]))
+    # a box the plain peaks leave alone, on a close second peak: a card of its own
+    alone = [i for i in range(len(row)) if i not in pairs]
+    close = match_along(along[alone], strip.close_along, SAME_CARD * LONG_SIDE_PX)
+    confirmed = {alone[a] for a in close}
+    for a, m in close.items():
+        _confirm_box(row[alone[a]], float(strip.close_across[m]), float(strip.close_score[m]))
+    dropped = [c for i, c in enumerate(row) if i not in pairs and i not in confirmed]
+    added = [(float(strip.along[k]), _new_card(strip, k, row, seat))
+             for k in range(len(strip.along)) if k not in matched]
+    if not dropped and not added:
+        return
+    keep = [(float(along[i]), c) for i, c in enumerate(row)
+            if i in pairs or i in confirmed] + added
+    keep.sort(key=lambda item: item[0])
+    for card in dropped:  # no card of its own: neither in a row nor read
+        card.seat, card.row_position = None, None
+        card.orientation, card.orientation_confidence = Orientation.UNKNOWN, 0.0
+    reading.cards.extend(c for _, c in added)
+    reading.rows[seat] = [c for _, c in keep]
+    for position, (_, card) in enumerate(keep, 1):
+        card.row_position = position
+    said = []
+    if dropped:
+        said.append(f"{len(dropped)} box(es) with no card of their own set aside")
+    if added:
+        said.append(f"{len(added)} card(s) the detector missed added")
+    reading.notes.append(
+        f"row {seat.name} counted again along its length: {len(row)} -> {len(keep)} cards "
+        f"({'; '.join(said)})")
