@@ -80,9 +80,10 @@ def match_along(boxes: np.ndarray, centres: np.ndarray, tolerance: float) -> dic
     return pairs
 
 
-def _new_card(strip: RowStrip, k: int, row: list[SeenCard], seat: Seat) -> SeenCard:
+def _new_card(strip: RowStrip, k: int, row: list[SeenCard], seat: Seat,
+              sure: float = ACROSS_SURE) -> SeenCard:
     """A card at the strip's ``k``-th centre, as large as the row's cards, lying across the
-    row or along it as the strip reads it."""
+    row or along it as the strip reads it (at ``sure``)."""
     cards = measure(np.stack([c.quad for c in row]))
     short, long = float(np.median(cards.short_len)), float(np.median(cards.long_len))
     across = float(strip.across[k])
@@ -92,7 +93,7 @@ def _new_card(strip: RowStrip, k: int, row: list[SeenCard], seat: Seat) -> SeenC
     half_l, half_s = 0.5 * long * long_axis, 0.5 * short * short_axis
     quad = np.array([centre - half_l - half_s, centre - half_l + half_s,
                      centre + half_l + half_s, centre + half_l - half_s])
-    orientation, confidence = strip_orientation(strip, k)
+    orientation, confidence = strip_orientation(strip, k, sure)
     face_up = sum(c.face_up for c in row) * 2 > len(row)
     return SeenCard(quad=quad, face_up=face_up, confidence=float(strip.score[k]), seat=seat,
                     orientation=orientation, orientation_confidence=confidence)
@@ -129,6 +130,14 @@ def _confirm_box(card: SeenCard, across: float, score: float) -> None:
             card.orientation, card.orientation_confidence = Orientation.UNKNOWN, 0.0
 
 
+def _move_to_peak(card: SeenCard, strip: RowStrip, offset: float) -> None:
+    """A face-up card's box moved along its row onto the strip's peak (``offset`` strip
+    pixels away): the strip places a card along its row about three times as closely as the
+    detector's box (0.04 against 0.12 long sides off for the 95th percentile of 1,082 face-up
+    row cards, seeds 7.3e9), and the face is read from the box's corners."""
+    card.quad = card.quad + (offset / strip.frame.scale) * strip.frame.direction
+
+
 def recount_rows(reading: TableReading, strips: Sequence[RowStrip],
                  seats: Sequence[Seat], hand_size: int | None = None) -> None:
     """Revise ``reading``'s rows of ``seats`` (in place) by their strips (same order);
@@ -136,7 +145,10 @@ def recount_rows(reading: TableReading, strips: Sequence[RowStrip],
 
     A strip that changes its row by more than :func:`most_changed` is still taken when it
     counts what every other row (two or more) holds once counted again: the rows of a deal
-    grow together, one card a trick.
+    grow together, one card a trick. The cards it adds then take its reading only at
+    :data:`FILL_SURE`: a strip that found that many cards the boxes did not is no surer of
+    their ways (hard face-up l'hombre 7301000014: 4 added, one lost at 0.11 across that was
+    won), and the other rows settle those tricks.
     """
     doubted = []
     for seat, strip in zip(seats, strips, strict=True):
@@ -152,17 +164,21 @@ def recount_rows(reading: TableReading, strips: Sequence[RowStrip],
         others = {len(cards) for s, cards in reading.rows.items() if s != seat and cards}
         if sum(1 for s, cards in reading.rows.items() if s != seat and cards) >= 2 \
                 and others == {len(strip.along)}:
-            _recount_row(reading, seat, strip)
+            _recount_row(reading, seat, strip, FILL_SURE)
 
 
-def _recount_row(reading: TableReading, seat: Seat, strip: RowStrip) -> None:
-    """One row revised by its strip (see the module's docstring)."""
+def _recount_row(reading: TableReading, seat: Seat, strip: RowStrip,
+                 sure: float = ACROSS_SURE) -> None:
+    """One row revised by its strip (see the module's docstring); a card it adds is read
+    won or lost at ``sure``."""
     row = reading.rows[seat]
     along = strip.frame.to_strip(np.stack([c.quad.mean(axis=0) for c in row]))
     pairs = match_along(along, strip.along, SAME_CARD * LONG_SIDE_PX)
     matched = set(pairs.values())
     for i, k in pairs.items():
         _confirm_box(row[i], float(strip.across[k]), float(strip.score[k]))
+        if row[i].face_up:
+            _move_to_peak(row[i], strip, float(strip.along[k]) - float(along[i]))
     # a box the plain peaks leave alone, on a close second peak: a card of its own
     alone = [i for i in range(len(row)) if i not in pairs]
     close = match_along(along[alone], strip.close_along, SAME_CARD * LONG_SIDE_PX)
@@ -170,7 +186,7 @@ def _recount_row(reading: TableReading, seat: Seat, strip: RowStrip) -> None:
     for a, m in close.items():
         _confirm_box(row[alone[a]], float(strip.close_across[m]), float(strip.close_score[m]))
     dropped = [c for i, c in enumerate(row) if i not in pairs and i not in confirmed]
-    added = [(float(strip.along[k]), _new_card(strip, k, row, seat))
+    added = [(float(strip.along[k]), _new_card(strip, k, row, seat, sure))
              for k in range(len(strip.along)) if k not in matched]
     if not dropped and not added:
         return
