@@ -93,6 +93,22 @@ def test_an_unsure_strip_reading_adds_an_unknown_card():
     assert reading.rows[Seat.S][2].orientation is UNKNOWN
 
 
+def test_a_weak_peak_adds_or_fills_in_no_reading_however_sure_its_across():
+    # the strip is sure of the ways (0.99 / 0.01) but its peaks there are low (0.45)
+    reading = _reading([100, 160, 280], [WON, UNKNOWN, LOST])
+    strip = _strip(reading, [100, 160, 220, 280], [0.9, 0.01, 0.99, 0.1])
+    strip = replace(strip, score=np.array([0.9, 0.45, 0.45, 0.9]))
+    recount_rows(reading, [strip], [Seat.S])
+    row = reading.rows[Seat.S]
+    assert len(row) == 4
+    assert row[1].orientation is UNKNOWN and row[2].orientation is UNKNOWN
+    # the same peaks 0.9 high read both
+    reading = _reading([100, 160, 280], [WON, UNKNOWN, LOST])
+    recount_rows(reading, [_strip(reading, [100, 160, 220, 280], [0.9, 0.01, 0.99, 0.1])],
+                 [Seat.S])
+    assert [c.orientation for c in reading.rows[Seat.S]] == [WON, LOST, WON, LOST]
+
+
 def test_a_confirmed_box_keeps_its_reading_and_an_unknown_one_takes_the_strips_when_sure():
     reading = _reading([100, 160, 220, 280], [WON, UNKNOWN, LOST, UNKNOWN])
     recount_rows(reading, [_strip(reading, [100, 160, 220, 280], [0.95, 0.99, 0.85, 0.9])],

@@ -46,6 +46,9 @@ FILL_SURE = 0.97
 #: came out alike: 248 of 256 tricks either way, alerts 42 against 41 of 45, 3 false
 #: against 2.
 DISAGREE_SURE = 0.9
+#: A card the strip adds or fills in is read won or lost only when its peak is at least this
+#: high as well (the row reader's own least confidence, ``RowSettings.min_confidence``).
+WEAKEST_READING = 0.6
 #: A strip counting more than this many cards more or fewer than the row's boxes is not
 #: believed (a strip cut along a row that is not one, e.g. two rows taken for one) - unless
 #: the row has more boxes than a hand holds: every box beyond the hand is surely not a card of
@@ -94,6 +97,8 @@ def _new_card(strip: RowStrip, k: int, row: list[SeenCard], seat: Seat,
     quad = np.array([centre - half_l - half_s, centre - half_l + half_s,
                      centre + half_l + half_s, centre + half_l - half_s])
     orientation, confidence = strip_orientation(strip, k, sure)
+    if confidence < WEAKEST_READING:
+        orientation = Orientation.UNKNOWN
     face_up = sum(c.face_up for c in row) * 2 > len(row)
     return SeenCard(quad=quad, face_up=face_up, confidence=float(strip.score[k]), seat=seat,
                     orientation=orientation, orientation_confidence=confidence)
@@ -122,7 +127,7 @@ def _confirm_box(card: SeenCard, across: float, score: float) -> None:
     own reading left unknown where the strip is sure of the opposite."""
     if card.orientation is Orientation.UNKNOWN:
         orientation, confidence = across_orientation(across, score, FILL_SURE)
-        if orientation is not Orientation.UNKNOWN:
+        if orientation is not Orientation.UNKNOWN and confidence >= WEAKEST_READING:
             card.orientation, card.orientation_confidence = orientation, confidence
     else:
         orientation, _ = across_orientation(across, score, DISAGREE_SURE)
