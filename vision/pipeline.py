@@ -194,11 +194,11 @@ class PhotoAnalyzer:
         if isinstance(calibration, (str, Path)):
             calibration = Calibration.load(calibration)
         self.frame = TableFrame(south=south, calibration=calibration)
-        players = None
-        if game is not None:
-            from vision.games import find_game
+        from vision.games import find_game
 
-            players = find_game(game).n_players
+        players = find_game(game).n_players if game is not None else None
+        #: the most cards a row can hold: the game's hand, or the largest of the three games'
+        self.largest_hand = max(find_game(g).hand_size for g in ([game] if game else GAMES))
         self.rows = RowReader(self.frame, row_settings, players=players)
         #: an angle or a calibration is taken as given; a side of the picture is refined
         self.straighten = straighten and calibration is None and \
@@ -317,7 +317,7 @@ class PhotoAnalyzer:
             ways = [rows.frame.along_in_image(s, q.reshape(-1, 2).mean(axis=0))
                     for s, q in zip(seats, quads, strict=True)]
             strips = self.row_strips.read(image, quads, ways)
-            recount_rows(reading, strips, seats, hand_size=self._largest_hand())
+            recount_rows(reading, strips, seats, hand_size=self.largest_hand)
         if len(detections) and getattr(self.detector, "axis", True) is None:
             reading.notes.append(
                 "no card-axis model (models/card_axis.onnx) is installed: orientations rest on "
@@ -329,12 +329,6 @@ class PhotoAnalyzer:
             w, h = reading.image_size
             reading.image_size = (w * factor, h * factor)
         return reading
-
-    def _largest_hand(self) -> int:
-        """The most cards a row can hold: the game's hand, or the largest of the games'."""
-        from vision.games import find_game
-
-        return max(find_game(g).hand_size for g in ([self.game] if self.game else GAMES))
 
     def _rows_for(self, detections: Any, image_size: tuple[int, int]
                   ) -> tuple[RowReader, str | None]:

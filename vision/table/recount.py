@@ -8,7 +8,9 @@ apart, which the plain peaks merge; such a peak keeps a box but never adds a car
 centre with no box near it becomes a card (one the detector missed), read won or
 lost by the strip. A box the strip confirms keeps its own reading, takes the strip's where
 its own was unknown and the strip is sure, and is left unknown where the strip is sure of the
-opposite. Each change of a row's length is said in the reading's notes.
+opposite. Each change of a row's length is said in the reading's notes. A face-up box the
+strip confirms is moved along the row onto the strip's peak, which places the card more
+closely than the detector does, before its face is read.
 
 Measured end to end in ``models/row_strip.md``.
 """
@@ -166,9 +168,8 @@ def recount_rows(reading: TableReading, strips: Sequence[RowStrip],
             continue
         _recount_row(reading, seat, strip)
     for seat, strip in doubted:
-        others = {len(cards) for s, cards in reading.rows.items() if s != seat and cards}
-        if sum(1 for s, cards in reading.rows.items() if s != seat and cards) >= 2 \
-                and others == {len(strip.along)}:
+        others = [len(cards) for s, cards in reading.rows.items() if s != seat and cards]
+        if len(others) >= 2 and set(others) == {len(strip.along)}:
             _recount_row(reading, seat, strip, FILL_SURE)
 
 
