@@ -185,14 +185,16 @@ def test_a_strip_counting_what_every_other_row_holds_is_believed_even_far_off_it
     assert len(reading.rows[Seat.W]) == 5
 
 
-def test_a_face_up_box_moves_along_its_row_onto_the_strips_peak_a_face_down_one_stays():
-    # boxes at 100, 160, 220; the strip finds the cards' centres at 100, 172, 220
+def test_a_box_moves_along_its_row_onto_the_strips_peak():
+    # boxes at 100, 160, 220; the strip finds the cards' centres at 100, 172, 214
     reading = _reading([100, 160, 220], [WON, LOST, WON])
     middle, last = reading.rows[Seat.S][1], reading.rows[Seat.S][2]
     middle.face_up = True
-    before = reading.rows[Seat.S][1].quad.copy()
-    recount_rows(reading, [_strip(reading, [100, 172, 220], [0.95, 0.05, 0.95])], [Seat.S])
-    moved = middle.quad - before
-    assert np.allclose(moved, [[12.0, 0.0]] * 4, atol=0.5)
-    assert np.allclose(last.quad.mean(axis=0), [220, 300])  # face down: left where it was
+    before = [c.quad.copy() for c in reading.rows[Seat.S]]
+    recount_rows(reading, [_strip(reading, [100, 172, 214], [0.95, 0.05, 0.95])], [Seat.S])
+    moved = [c.quad - b for c, b in zip(reading.rows[Seat.S], before, strict=True)]
+    assert np.allclose(moved[0], 0.0, atol=0.5)
+    assert np.allclose(moved[1], [[12.0, 0.0]] * 4, atol=0.5)  # face up ...
+    assert np.allclose(moved[2], [[-6.0, 0.0]] * 4, atol=0.5)  # ... or face down
+    assert reading.rows[Seat.S][1] is middle and reading.rows[Seat.S][2] is last
     assert [c.row_position for c in reading.rows[Seat.S]] == [1, 2, 3]
