@@ -196,8 +196,9 @@ def _recount_row(reading: TableReading, seat: Seat, strip: RowStrip,
              for k in range(len(strip.along)) if k not in matched]
     if not dropped and not added:
         return
-    keep = [(float(along[i]), c) for i, c in enumerate(row)
-            if i in pairs or i in confirmed] + added
+    # a box moved onto its peak lies where the strip puts it: order it so
+    keep = [(float(strip.along[pairs[i]]) if i in pairs else float(along[i]), c)
+            for i, c in enumerate(row) if i in pairs or i in confirmed] + added
     keep.sort(key=lambda item: item[0])
     for card in dropped:  # no card of its own: neither in a row nor read
         card.seat, card.row_position = None, None
