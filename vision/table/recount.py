@@ -98,18 +98,17 @@ def _new_card(strip: RowStrip, k: int, row: list[SeenCard], seat: Seat,
     half_l, half_s = 0.5 * long * long_axis, 0.5 * short * short_axis
     quad = np.array([centre - half_l - half_s, centre - half_l + half_s,
                      centre + half_l + half_s, centre + half_l - half_s])
-    orientation, confidence = strip_orientation(strip, k, sure)
-    if confidence < WEAKEST_READING:
-        orientation = Orientation.UNKNOWN
+    orientation, confidence = strip_reading(float(strip.across[k]), float(strip.score[k]), sure)
     face_up = sum(c.face_up for c in row) * 2 > len(row)
     return SeenCard(quad=quad, face_up=face_up, confidence=float(strip.score[k]), seat=seat,
                     orientation=orientation, orientation_confidence=confidence)
 
 
-def strip_orientation(strip: RowStrip, k: int, threshold: float = ACROSS_SURE
-                      ) -> tuple[Orientation, float]:
-    """Won, lost or unknown as the strip reads its ``k``-th card, and how sure."""
-    return across_orientation(float(strip.across[k]), float(strip.score[k]), threshold)
+def strip_reading(across: float, score: float, threshold: float) -> tuple[Orientation, float]:
+    """The reading the strip gives a card it adds or fills in: :func:`across_orientation`,
+    left unknown where the peak is under :data:`WEAKEST_READING`."""
+    orientation, sure = across_orientation(across, score, threshold)
+    return (orientation if sure >= WEAKEST_READING else Orientation.UNKNOWN), sure
 
 
 def across_orientation(across: float, score: float, threshold: float = ACROSS_SURE
@@ -128,8 +127,8 @@ def _confirm_box(card: SeenCard, across: float, score: float) -> None:
     """A box the strip confirms: its unknown reading filled where the strip is sure, its
     own reading left unknown where the strip is sure of the opposite."""
     if card.orientation is Orientation.UNKNOWN:
-        orientation, confidence = across_orientation(across, score, FILL_SURE)
-        if orientation is not Orientation.UNKNOWN and confidence >= WEAKEST_READING:
+        orientation, confidence = strip_reading(across, score, FILL_SURE)
+        if orientation is not Orientation.UNKNOWN:
             card.orientation, card.orientation_confidence = orientation, confidence
     else:
         orientation, _ = across_orientation(across, score, DISAGREE_SURE)

@@ -1809,9 +1809,11 @@ class TableTracker:
         lead of 6 and 7; named back at the end, trick 5 went to W, but 6 and 7 kept S as
         leader and winner.)"""
         assert self.seats is not None
+        if not self.trump_known:
+            return  # no winner by the rules
         for prev, tr in zip(done, done[1:], strict=False):
             new = prev.winner
-            if new is None or new == tr.leader or new not in tr.plays or not self.trump_known:
+            if new is None or new == tr.leader or new not in tr.plays:
                 continue
             if min(p.t for p in tr.plays.values()) < tr.plays[new].t - 1e-6:
                 continue  # another player's card came first: the times do not name him
