@@ -30,7 +30,7 @@ def _reading(xs: list[float], readings: list[Orientation]) -> TableReading:
 
 def _strip(reading: TableReading, xs: list[float], across: list[float]) -> RowStrip:
     frame = strip_frame(np.stack([c.quad for c in reading.rows[Seat.S]]))
-    points = np.array([[x, 300.0] for x in xs])
+    points = np.array([[x, 300.0] for x in xs]).reshape(-1, 2)
     return RowStrip(frame=frame, along=frame.to_strip(points), points=points,
                     score=np.full(len(xs), 0.9), across=np.array(across))
 
@@ -198,3 +198,32 @@ def test_a_box_moves_along_its_row_onto_the_strips_peak():
     assert np.allclose(moved[2], [[-6.0, 0.0]] * 4, atol=0.5)  # ... or face down
     assert reading.rows[Seat.S][1] is middle and reading.rows[Seat.S][2] is last
     assert [c.row_position for c in reading.rows[Seat.S]] == [1, 2, 3]
+
+
+def test_a_strip_that_finds_no_card_at_all_leaves_the_row_as_boxed():
+    # a one-card row whose strip was cut along something else: no peak anywhere
+    reading = _reading([100], [LOST])
+    card = reading.rows[Seat.S][0]
+    recount_rows(reading, [_strip(reading, [], [])], [Seat.S], hand_size=13)
+    assert reading.rows[Seat.S] == [card] and card.seat is Seat.S
+    assert card.orientation is LOST and reading.notes == []
+
+
+def test_a_row_grows_no_longer_than_a_hand_the_weakest_new_peaks_left_out():
+    # preferans (a hand of 10): 9 boxes, the strip finds 11 centres - the 9 and two more
+    xs = [100 + 40 * k for k in range(9)]
+    strip_xs = xs + [460, 500]
+
+    def recounted(hand_size: int | None) -> list[SeenCard]:
+        reading = _reading(xs, [LOST] * 9)
+        strip = replace(_strip(reading, strip_xs, [0.05] * 11),
+                        score=np.array([0.9] * 9 + [0.7, 0.95]))
+        recount_rows(reading, [strip], [Seat.S], hand_size=hand_size)
+        return reading.rows[Seat.S]
+
+    assert len(recounted(None)) == 11
+    row = recounted(10)
+    assert len(row) == 10
+    # the stronger of the two new peaks (at 500, 0.95) is the card taken
+    assert np.allclose(row[-1].quad.mean(axis=0), [500, 300])
+    assert [c.row_position for c in row] == list(range(1, 11))
