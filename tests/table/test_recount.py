@@ -207,23 +207,3 @@ def test_a_strip_that_finds_no_card_at_all_leaves_the_row_as_boxed():
     recount_rows(reading, [_strip(reading, [], [])], [Seat.S], hand_size=13)
     assert reading.rows[Seat.S] == [card] and card.seat is Seat.S
     assert card.orientation is LOST and reading.notes == []
-
-
-def test_a_row_grows_no_longer_than_a_hand_the_weakest_new_peaks_left_out():
-    # preferans (a hand of 10): 9 boxes, the strip finds 11 centres - the 9 and two more
-    xs = [100 + 40 * k for k in range(9)]
-    strip_xs = xs + [460, 500]
-
-    def recounted(hand_size: int | None) -> list[SeenCard]:
-        reading = _reading(xs, [LOST] * 9)
-        strip = replace(_strip(reading, strip_xs, [0.05] * 11),
-                        score=np.array([0.9] * 9 + [0.7, 0.95]))
-        recount_rows(reading, [strip], [Seat.S], hand_size=hand_size)
-        return reading.rows[Seat.S]
-
-    assert len(recounted(None)) == 11
-    row = recounted(10)
-    assert len(row) == 10
-    # the stronger of the two new peaks (at 500, 0.95) is the card taken
-    assert np.allclose(row[-1].quad.mean(axis=0), [500, 300])
-    assert [c.row_position for c in row] == list(range(1, 11))

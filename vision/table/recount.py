@@ -167,53 +167,39 @@ def recount_rows(reading: TableReading, strips: Sequence[RowStrip],
         if abs(len(strip.along) - len(row)) > most_changed(len(row), len(strip.along),
                                                            hand_size):
             doubted.append((seat, strip))
-        else:
-            _recount_row(reading, seat, strip, hand_size=hand_size)
+            continue
+        _recount_row(reading, seat, strip)
     for seat, strip in doubted:
         others = [len(cards) for s, cards in reading.rows.items() if s != seat and cards]
         if len(others) >= 2 and set(others) == {len(strip.along)}:
-            _recount_row(reading, seat, strip, FILL_SURE, hand_size=hand_size)
-
-
-def _match(row: list[SeenCard], strip: RowStrip, hand_size: int | None
-           ) -> tuple[np.ndarray, dict[int, int], dict[int, int], list[int]]:
-    """How a row's boxes and its strip's centres pair up: the boxes' strip x, box -> plain
-    peak, box -> close second peak (of the boxes no plain peak has), and the plain peaks
-    that become new cards (as many as the hand leaves room for, the highest first)."""
-    along = strip.frame.to_strip(np.stack([c.quad.mean(axis=0) for c in row]))
-    pairs = match_along(along, strip.along, SAME_CARD * LONG_SIDE_PX)
-    # a box the plain peaks leave alone, on a close second peak: a card of its own
-    alone = [i for i in range(len(row)) if i not in pairs]
-    close = {alone[a]: m for a, m in
-             match_along(along[alone], strip.close_along, SAME_CARD * LONG_SIDE_PX).items()}
-    matched = set(pairs.values())
-    new = [k for k in range(len(strip.along)) if k not in matched]
-    if hand_size is not None:
-        room = max(0, hand_size - len(pairs) - len(close))
-        new = sorted(sorted(new, key=lambda k: -float(strip.score[k]))[:room])
-    return along, pairs, close, new
+            _recount_row(reading, seat, strip, FILL_SURE)
 
 
 def _recount_row(reading: TableReading, seat: Seat, strip: RowStrip,
-                 sure: float = ACROSS_SURE, hand_size: int | None = None) -> None:
+                 sure: float = ACROSS_SURE) -> None:
     """One row revised by its strip (see the module's docstring); a card it adds is read
-    won or lost at ``sure``. The row grows to no more than ``hand_size``: the strip's
-    weakest new cards beyond it are not added (a peak too many is more likely than a row
-    longer than a hand)."""
+    won or lost at ``sure``."""
     row = reading.rows[seat]
-    along, pairs, close, new = _match(row, strip, hand_size)
+    along = strip.frame.to_strip(np.stack([c.quad.mean(axis=0) for c in row]))
+    pairs = match_along(along, strip.along, SAME_CARD * LONG_SIDE_PX)
+    matched = set(pairs.values())
     for i, k in pairs.items():
         _confirm_box(row[i], float(strip.across[k]), float(strip.score[k]))
         _move_to_peak(row[i], strip, float(strip.along[k]) - float(along[i]))
-    for i, m in close.items():
-        _confirm_box(row[i], float(strip.close_across[m]), float(strip.close_score[m]))
-    dropped = [c for i, c in enumerate(row) if i not in pairs and i not in close]
-    added = [(float(strip.along[k]), _new_card(strip, k, row, seat, sure)) for k in new]
+    # a box the plain peaks leave alone, on a close second peak: a card of its own
+    alone = [i for i in range(len(row)) if i not in pairs]
+    close = match_along(along[alone], strip.close_along, SAME_CARD * LONG_SIDE_PX)
+    confirmed = {alone[a] for a in close}
+    for a, m in close.items():
+        _confirm_box(row[alone[a]], float(strip.close_across[m]), float(strip.close_score[m]))
+    dropped = [c for i, c in enumerate(row) if i not in pairs and i not in confirmed]
+    added = [(float(strip.along[k]), _new_card(strip, k, row, seat, sure))
+             for k in range(len(strip.along)) if k not in matched]
     if not dropped and not added:
         return
     # a box moved onto its peak lies where the strip puts it: order it so
     keep = [(float(strip.along[pairs[i]]) if i in pairs else float(along[i]), c)
-            for i, c in enumerate(row) if i in pairs or i in close] + added
+            for i, c in enumerate(row) if i in pairs or i in confirmed] + added
     keep.sort(key=lambda item: item[0])
     for card in dropped:  # no card of its own: neither in a row nor read
         card.seat, card.row_position = None, None
