@@ -341,6 +341,19 @@ class RowReader:
                     )
                     del seat_members[seat]
         if self.players is not None and len(seat_members) > self.players:
+            # a three-handed game with cards on all four sides: a side whose every card lies
+            # on one other side's row is that row's end, bent round the table's corner
+            for seat in sorted(seat_members, key=lambda t: len(seat_members[t])):
+                if len(seat_members) <= self.players:
+                    break
+                touched = {other for i in seat_members[seat]
+                           for other, members in seat_members.items()
+                           if other != seat and any(linked[i, j] for j in members)}
+                each = all(any(linked[i, j] for other in touched for j in seat_members[other])
+                           for i in seat_members[seat])
+                if len(touched) == 1 and each:
+                    seat_members[touched.pop()].extend(seat_members.pop(seat))
+        if self.players is not None and len(seat_members) > self.players:
             # a three-handed game: the fourth side's few cards are not a player's row
             by_size = sorted(seat_members, key=lambda t: len(seat_members[t]))
             others = [len(seat_members[t]) for t in by_size[1:]]
