@@ -398,7 +398,6 @@ def test_the_tables_turn_is_read_from_its_cards(bridge_table, degrees):
     assert table_turn(quads[:2]) is None  # too few cards to say
 
 
-
 def test_a_row_bent_onto_the_empty_side_does_not_push_a_short_row_off_the_table():
     """L'hombre, North, East and West playing (the detector's boxes of a hard rendered photo,
     seed 9001000032): North's row lies under a hand, two cards of it found; East's first

@@ -346,13 +346,12 @@ class RowReader:
             for seat in sorted(seat_members, key=lambda t: len(seat_members[t])):
                 if len(seat_members) <= self.players:
                     break
-                touched = {other for i in seat_members[seat]
-                           for other, members in seat_members.items()
-                           if other != seat and any(linked[i, j] for j in members)}
-                each = all(any(linked[i, j] for other in touched for j in seat_members[other])
-                           for i in seat_members[seat])
-                if len(touched) == 1 and each:
-                    seat_members[touched.pop()].extend(seat_members.pop(seat))
+                lies_on = [{other for other, members in seat_members.items()
+                            if other != seat and any(linked[i, j] for j in members)}
+                           for i in seat_members[seat]]
+                onto = set().union(*lies_on)
+                if len(onto) == 1 and all(lies_on):
+                    seat_members[onto.pop()].extend(seat_members.pop(seat))
         if self.players is not None and len(seat_members) > self.players:
             # a three-handed game: the fourth side's few cards are not a player's row
             by_size = sorted(seat_members, key=lambda t: len(seat_members[t]))
