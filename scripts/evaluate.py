@@ -85,9 +85,12 @@ def match(truth_quads: np.ndarray, found_quads: np.ndarray, short: float) -> dic
 
 
 def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str,
-                 grey: bool = False) -> dict:
+                 grey: bool = False, contract_given: bool = False) -> dict:
     """Compare the readings of ``scenes`` with their truth; ``analyzers`` maps game names;
-    ``grey``: each photo turned grey first (a monochrome camera)."""
+    ``grey``: each photo turned grey first (a monochrome camera); ``contract_given``: the
+    reconstruction is told each deal's contract (trump, declarer), as a director would type
+    it with ``--contract``/``--declarer``."""
+    from vision.notation.json_format import contract_from_dict
     from vision.reconstruct import reconstruct
 
     confusion: Counter[tuple[str, str]] = Counter()
@@ -103,7 +106,9 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str,
             oracle.truth = truth
         analyzer = analyzers[truth["game"]]
         reading = analyzer.read(as_grey(scene.image) if grey else scene.image)
-        observation = analyzer.observation(reading)
+        given = (truth.get("observation") or {}).get("contract") if contract_given else None
+        contract = contract_from_dict(given, "the scene's contract") if given else None
+        observation = analyzer.observation(reading, contract)
         report = reconstruct(observation)
         cards = truth["cards"]
         tq = np.array([c["quad"] for c in cards], dtype=np.float64).reshape(-1, 4, 2)
@@ -370,6 +375,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--identity", default=None, metavar="MODEL",
                         help="corner identity ONNX (default: shipped), read beside the shipped "
                              "whole-card and greyscale models")
+    parser.add_argument("--contract-given", action="store_true",
+                        help="tell the reconstruction each deal's true contract (trump and "
+                             "declarer), as a director would with --contract / --declarer")
     parser.add_argument("--out", default="/work/runs/eval")
     args = parser.parse_args(argv)
     try:
@@ -440,7 +448,8 @@ def main(argv: list[str] | None = None) -> int:
         scenes = scenes_for(n, base, hard=hard, sizes=sizes, stages=stages,
                             held_out_decks=args.held_out_decks, roll=args.roll,
                             tilt=args.tilt)
-        summary = evaluate_set(analyzers, scenes, oracle=oracle, label=label, grey=args.grey)
+        summary = evaluate_set(analyzers, scenes, oracle=oracle, label=label, grey=args.grey,
+                               contract_given=args.contract_given)
         if args.oracle:
             summary["set"] += " (true rectangles)"
         summaries.append(summary)

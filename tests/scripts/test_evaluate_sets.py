@@ -38,3 +38,32 @@ def test_reports_a_director_could_take_as_they_stand_are_counted_with_their_tota
     assert s["clean_reports_exact"] == s["clean_reports"] >= 1
     assert s["unflagged_wrong_totals"] == 0
     assert "reports raising no issue" in evaluate.markdown([s])
+
+
+def test_the_contract_a_director_would_type_can_be_given_to_the_reconstruction(
+        monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # with --contract-given every deal is reconstructed under its true contract, as with
+    # `analyze --contract 4S --declarer S`; without it the contract is left to be inferred
+    from vision.pipeline import PhotoAnalyzer
+
+    oracle = evaluate.TruthDetector()
+    analyzers = {g: PhotoAnalyzer(game=g, detector=oracle, identity_reader=False)
+                 for g in evaluate.GAMES}
+    given: list[object] = []
+    real = PhotoAnalyzer.observation
+
+    def observation(self, reading, contract=None, **kw):  # type: ignore[no-untyped-def]
+        given.append(contract)
+        return real(self, reading, contract, **kw)
+
+    monkeypatch.setattr(PhotoAnalyzer, "observation", observation)
+    kw = {"hard": False, "sizes": [(960, 720)], "stages": ("end",)}
+    scenes = list(evaluate.scenes_for(2, 123_000, **kw))
+    evaluate.evaluate_set(analyzers, scenes, oracle=oracle, label="t")
+    assert given == [None, None]
+    given.clear()
+    evaluate.evaluate_set(analyzers, scenes, oracle=oracle, label="t", contract_given=True)
+    from vision.notation.json_format import contract_from_dict
+
+    truths = [contract_from_dict(s.truth["observation"]["contract"], "truth") for s in scenes]
+    assert given == truths and all(c is not None for c in given)
