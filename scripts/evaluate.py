@@ -99,6 +99,7 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str,
     per_stage: dict[str, Counter] = {}
     failures: list[dict] = []
     wrong_cards: list[dict] = []
+    missed: Counter[str] = Counter()  # why face-up tricks are not right
     t0 = time.time()
     for scene in scenes:
         truth = scene.truth
@@ -179,6 +180,8 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str,
             stats["faceup_tricks_right"] += right
             stats["faceup_photos"] += 1
             stats["faceup_games_right"] += int(right == len(truth["tricks"]))
+            for t in truth["tricks"]:
+                missed.update(_trick_faults(report, t))
         true_result = (truth.get("report") or {}).get("result")
         totals_ok = true_result is not None and dict(report.result) == dict(true_result)
         stats["photos"] += 1
@@ -240,22 +243,31 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str,
         summary["faceup_tricks_right"] = stats["faceup_tricks_right"] / stats["faceup_tricks"]
         summary["faceup_photos"] = stats["faceup_photos"]
         summary["faceup_games_right"] = stats["faceup_games_right"] / stats["faceup_photos"]
+        summary["faceup_tricks_missed"] = dict(missed)
     return summary
+
+
+def _trick_faults(report, trick: dict) -> set[str]:  # noqa: ANN001
+    """What keeps the report from giving one trick of the real play right: ``not in the
+    report``, ``a face unread``, ``a face misread`` (both may hold), ``the winner`` (every
+    face right); empty when the trick is right."""
+    if trick["number"] > len(report.tricks):
+        return {"not in the report"}
+    got = report.tricks[trick["number"] - 1]
+    cards = {s.name: (str(c) if c is not None else None) for s, c in got.cards.items()}
+    faults = set()
+    if any(cards.get(seat) is None for seat, _ in trick["plays"]):
+        faults.add("a face unread")
+    if any(cards.get(seat) not in (None, card) for seat, card in trick["plays"]):
+        faults.add("a face misread")
+    if not faults and (got.winner is None or got.winner.name != trick["winner"]):
+        faults.add("the winner")
+    return faults
 
 
 def _tricks_right(report, true_tricks: list[dict]) -> int:  # noqa: ANN001
     """How many tricks of the real play the report gives with every card and the winner."""
-    right = 0
-    for t in true_tricks:
-        if t["number"] > len(report.tricks):
-            continue
-        got = report.tricks[t["number"] - 1]
-        cards = {s.name: (str(c) if c is not None else None) for s, c in got.cards.items()}
-        if got.winner is not None and got.winner.name == t["winner"] and all(
-            cards.get(seat) == card for seat, card in t["plays"]
-        ):
-            right += 1
-    return right
+    return sum(1 for t in true_tricks if not _trick_faults(report, t))
 
 
 def scenes_for(n: int, seed_base: int, *, hard: bool, sizes: list[tuple[int, int] | None],
@@ -317,6 +329,11 @@ def markdown(summaries: list[dict]) -> str:
                 f"{100 * s['faceup_games_right']:.1f} % of {s['faceup_photos']} games fully "
                 "reconstructed"
             )
+            why = s.get("faceup_tricks_missed") or {}
+            if why:
+                lines.append(f"- {s['set']}: face-up tricks not right, by what is wrong in "
+                             "them (a trick may have more than one): "
+                             + ", ".join(f"{k} {v}" for k, v in sorted(why.items())))
     return "\n".join(lines) + "\n"
 
 

@@ -67,3 +67,31 @@ def test_the_contract_a_director_would_type_can_be_given_to_the_reconstruction(
 
     truths = [contract_from_dict(s.truth["observation"]["contract"], "truth") for s in scenes]
     assert given == truths and all(c is not None for c in given)
+
+
+def test_a_face_up_trick_not_right_is_put_down_to_what_is_wrong_in_it() -> None:
+    from types import SimpleNamespace
+
+    from vision.cards import Card
+    from vision.seats import Seat
+
+    def got(cards: dict[str, str | None], winner: str | None) -> SimpleNamespace:
+        return SimpleNamespace(
+            cards={Seat[s]: None if c is None else Card.from_str(c) for s, c in cards.items()},
+            winner=None if winner is None else Seat[winner])
+
+    true = {"number": 1, "winner": "N", "plays": [["W", "S2"], ["N", "SA"], ["E", "S5"]]}
+    report = SimpleNamespace(tricks=[
+        got({"W": "S2", "N": "SA", "E": "S5"}, "N"),
+        got({"W": "S2", "N": None, "E": "S6"}, "N"),
+        got({"W": "S2", "N": "SA", "E": "S5"}, None),
+    ])
+
+    def faults(number: int) -> set[str]:
+        return evaluate._trick_faults(report, dict(true, number=number))
+
+    assert faults(1) == set()
+    assert faults(2) == {"a face unread", "a face misread"}
+    assert faults(3) == {"the winner"}
+    assert faults(4) == {"not in the report"}
+    assert evaluate._tricks_right(report, [dict(true, number=k) for k in (1, 2, 3, 4)]) == 1
