@@ -175,13 +175,14 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str,
             stats["rows_exact"] += int(got_n == n)
         stats["extra_rows"] += sum(1 for s in reading.rows if s.name not in true_rows)
         if truth["stage"] == "faceup" and truth.get("tricks"):
-            right = _tricks_right(report, truth["tricks"])
+            faults = [_trick_faults(report, t) for t in truth["tricks"]]
+            right = sum(1 for f in faults if not f)
             stats["faceup_tricks"] += len(truth["tricks"])
             stats["faceup_tricks_right"] += right
             stats["faceup_photos"] += 1
             stats["faceup_games_right"] += int(right == len(truth["tricks"]))
-            for t in truth["tricks"]:
-                missed.update(_trick_faults(report, t))
+            for f in faults:
+                missed.update(f)
         true_result = (truth.get("report") or {}).get("result")
         totals_ok = true_result is not None and dict(report.result) == dict(true_result)
         stats["photos"] += 1

@@ -44,6 +44,7 @@ def test_the_contract_a_director_would_type_can_be_given_to_the_reconstruction(
         monkeypatch) -> None:  # type: ignore[no-untyped-def]
     # with --contract-given every deal is reconstructed under its true contract, as with
     # `analyze --contract 4S --declarer S`; without it the contract is left to be inferred
+    from vision.notation.json_format import contract_from_dict
     from vision.pipeline import PhotoAnalyzer
 
     oracle = evaluate.TruthDetector()
@@ -63,8 +64,6 @@ def test_the_contract_a_director_would_type_can_be_given_to_the_reconstruction(
     assert given == [None, None]
     given.clear()
     evaluate.evaluate_set(analyzers, scenes, oracle=oracle, label="t", contract_given=True)
-    from vision.notation.json_format import contract_from_dict
-
     truths = [contract_from_dict(s.truth["observation"]["contract"], "truth") for s in scenes]
     assert given == truths and all(c is not None for c in given)
 

@@ -340,15 +340,19 @@ class RowReader:
                         "player of this game sits; left out of the rows"
                     )
                     del seat_members[seat]
+
+        def rows_under(i: int, side: Seat | None = None) -> set[Seat]:
+            """The sides (other than ``side``) whose row card ``i`` lies on."""
+            return {other for other, members in seat_members.items()
+                    if other != side and any(linked[i, j] for j in members)}
+
         if self.players is not None and len(seat_members) > self.players:
             # a three-handed game with cards on all four sides: a side whose every card lies
             # on one other side's row is that row's end, bent round the table's corner
             for seat in sorted(seat_members, key=lambda t: len(seat_members[t])):
                 if len(seat_members) <= self.players:
                     break
-                lies_on = [{other for other, members in seat_members.items()
-                            if other != seat and any(linked[i, j] for j in members)}
-                           for i in seat_members[seat]]
+                lies_on = [rows_under(i, seat) for i in seat_members[seat]]
                 onto = set().union(*lies_on)
                 if len(onto) == 1 and all(lies_on):
                     seat_members[onto.pop()].extend(seat_members.pop(seat))
@@ -362,8 +366,7 @@ class RowReader:
                 # a card there lying on one player's row is that row's end, bent round the
                 # table's corner (a preferans row's last card had been left out so)
                 for i in list(stray):
-                    under = {seat for seat, members in seat_members.items()
-                             if any(linked[i, j] for j in members)}
+                    under = rows_under(i)
                     if len(under) == 1:
                         seat_members[under.pop()].append(i)
                         stray.remove(i)
