@@ -278,6 +278,20 @@ class _Grid:
         field(default_factory=dict, repr=False, compare=False)
 
 
+class _Hesitation(tuple[Card, ...]):  # noqa: SLOT001 - a tuple of cards with one attribute more
+    """The candidates of an unread face worth playing through (a tuple of cards, as the
+    grids carry them), keeping what the reader said of the face (``read``: its candidates
+    with their probabilities, cards read elsewhere included), which weighs the fillings of
+    the whole deal (``vision.deduce``)."""
+
+    read: tuple[tuple[Card, float], ...]
+
+    def __new__(cls, cards: Any, read: tuple[tuple[Card, float], ...]) -> _Hesitation:
+        self = super().__new__(cls, cards)
+        self.read = tuple(read)
+        return self
+
+
 @dataclass
 class _Chain:
     trump: Suit | None
@@ -356,6 +370,9 @@ class _Reconstruction:
         self.notes: list[str] = []
         #: Unread faces the rest of the deal named: (seat, trick index) -> card.
         self.deduced: dict[tuple[Seat, int], Card] = {}
+        #: Of those, the ones named as the likeliest of several that fit (``vision.deduce``,
+        #: ``Deduction.likely``): (seat, trick index) -> the share of the fits' weight.
+        self.likely: dict[tuple[Seat, int], float] = {}
         #: The hypotheses as good as the chosen one (they leave tricks undetermined).
         self._ties: list[_Chain] = []
         #: Faces read by a camera (with a confidence) can be misread; faces typed in cannot.
@@ -430,8 +447,9 @@ class _Reconstruction:
             cards[s] = col
         first_seen = self._duplicates(places, rows, cards)
         orients = {s: [e.orientation for e in rows[s]] for s in seats}
-        cands = {s: [self._plausible(e.candidates, first_seen) if e.card is None else ()
-                     for e in rows[s]] for s in seats}
+        cands: dict[Seat, list[tuple[Card, ...]]] = {
+            s: [self._plausible(e.candidates, first_seen) if e.card is None else ()
+                for e in rows[s]] for s in seats}
 
         # row lengths
         complete = obs.complete
@@ -492,7 +510,14 @@ class _Reconstruction:
                 + " could not be settled one by one")
 
         for (s, i), card in sorted(self.deduced.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-            if i < len(tricks) and tricks[i].cards.get(s) == card:  # not undone by a tie
+            if i >= len(tricks) or tricks[i].cards.get(s) != card:  # undone by a tie
+                continue
+            if (s, i) in self.likely:
+                self.notes.append(
+                    f"{s} trick {i + 1}: face not read for sure; {card} is the likeliest of the "
+                    f"cards left that fit the rest of the play ({100 * self.likely[s, i]:.0f} % "
+                    f"by the reader's candidates)")
+            else:
                 self.notes.append(f"{s} trick {i + 1}: face not read; {card} is the only card "
                                   f"left that fits the rest of the play")
         played = self._with_settled_faces(chain, tricks)
@@ -541,14 +566,14 @@ class _Reconstruction:
         return seen
 
     def _plausible(self, candidates: tuple[tuple[Card, float], ...],
-                   seen: dict[Card, tuple[Seat, int]]) -> tuple[Card, ...]:
+                   seen: dict[Card, tuple[Seat, int]]) -> _Hesitation:
         """The candidates of an unread face worth playing through: in the deck, not read
         elsewhere, and at least ``CANDIDATE_MIN_SHARE`` as likely as the likeliest of them (the
         rules must not prefer a card the reader all but ruled out - a wrongly laid card would
         then pass unseen)."""
         kept = [(c, p) for c, p in candidates if self.game.in_deck(c) and c not in seen]
         top = max((p for _, p in kept), default=0.0)
-        return tuple(c for c, p in kept if p >= CANDIDATE_MIN_SHARE * top)
+        return _Hesitation((c for c, p in kept if p >= CANDIDATE_MIN_SHARE * top), candidates)
 
     def _other_length(self, chosen: _Choice, target: int, lengths: dict[Seat, int],
                       cards: dict[Seat, list[Card | None]],
@@ -560,16 +585,16 @@ class _Reconstruction:
         def total(choice: _Choice) -> float:
             return choice[2].score + choice[2].grid.repair_cost
 
-        best, kept = chosen, (self._ties, self.deduced)
+        best, kept = chosen, (self._ties, self.deduced, self.likely)
         for t in sorted({n for n in lengths.values()
                          if abs(n - target) == 1 and 0 < n <= self.game.hand_size}):
-            self._ties, self.deduced = [], {}
+            self._ties, self.deduced, self.likely = [], {}, {}
             other = self._choose_chain(self._grids(
                 cards, orients, cands, [s for s in self.seats if lengths[s] != t
                                         and s in self.obs.rows], t))
             if total(other) + OTHER_LENGTH_COST < total(best):
-                best, kept = other, (self._ties, self.deduced)
-        self._ties, self.deduced = kept
+                best, kept = other, (self._ties, self.deduced, self.likely)
+        self._ties, self.deduced, self.likely = kept
         return best
 
     # ----------------------------------------------------------------------------- grids
@@ -1254,6 +1279,8 @@ class _Reconstruction:
             return chains
         found = []
         budget = DEDUCE_BUDGET
+        weighed = {(s, i): h.read for s in self.seats for i, h in enumerate(grid.candidates[s][:n])
+                   if rows[s][i] is None and isinstance(h, _Hesitation) and h.read}
         for c in tied:
             d = deduce_unread(
                 self.game, self.seats, rows, next(iter(c.first)), c.contract,
@@ -1261,9 +1288,10 @@ class _Reconstruction:
                 mismatches=lambda i, w: len(self._mismatches(grid, i, w)),
                 allowed_revokes=frozenset((r.seat, r.trick - 1) for st in c.steps
                                           for r in st.revokes if r.seat is not None and r.trick),
-                budget=budget)
+                budget=budget, candidates=weighed)
             budget -= d.tried
-            if d.status == "too wide" or (d.status == "several" and d.cost == d.floor):
+            if d.status == "too wide" or (d.status == "several" and d.cost == d.floor
+                                          and not d.likely):
                 return chains  # out of time, or nothing any hypothesis could agree on
             if d.status != "none":
                 found.append(d)
@@ -1271,16 +1299,21 @@ class _Reconstruction:
         found = [d for d in found if d.cost == cheapest]
         if not found:
             return chains
-        filling = dict(found[0].cards)
+        def named(d: Any) -> dict[tuple[Seat, int], Card]:
+            return {**{p: card for p, (card, _) in d.likely.items()}, **d.cards}
+
+        filling = named(found[0])
         for d in found[1:]:
-            filling = {p: card for p, card in filling.items() if d.cards.get(p) == card}
+            filling = {p: card for p, card in filling.items() if named(d).get(p) == card}
         if not filling:
             return chains
+        likely = {p: min(d.likely[p][1] for d in found if p in d.likely)
+                  for p in filling if any(p in d.likely for d in found)}
         for (s, i), card in filling.items():
             rows[s][i] = card
         filled = self._grid(rows, grid.orients, grid.candidates, grid.repairs, n=n,
                             repair_cost=grid.repair_cost, target=grid.target)
-        self.deduced = filling
+        self.deduced, self.likely = filling, likely
         return [self._run_chain(filled, c.trump, c.first, c.contract) if c.grid is grid else c
                 for c in chains]
 

@@ -156,3 +156,61 @@ def test_a_misread_card_seen_twice_gives_way_to_the_surer_reading_and_is_named()
     r = reconstruct(typed)
     assert r.trick(8).cards[W] == other
     assert ("duplicate_card", W, 8) in [(i.kind.value, i.seat, i.trick) for i in r.issues]
+
+
+def swappable_pair(seed: int) -> tuple[int, Seat, Seat] | None:
+    """A trick of deal ``seed`` where two players who did not win it both followed suit:
+    their two cards could lie either way round without breaking a rule."""
+    d = simulate_deal("bridge", seed=seed)
+    trump = BRIDGE.trump(d.contract)
+    for i, t in enumerate(d.tricks):
+        lead = BRIDGE.follow_suit(t.plays[0][1], trump)
+        followers = [s for s, c in t.plays[1:]
+                     if s != t.winner and BRIDGE.follow_suit(c, trump) == lead]
+        if len(followers) >= 2:
+            return i, followers[0], followers[1]
+    return None
+
+
+def test_the_reader_s_hesitation_names_faces_the_rules_leave_open() -> None:
+    seed = next(s for s in range(20) if swappable_pair(s) is not None)
+    i, a, b = swappable_pair(seed)  # type: ignore[misc]
+    table, d = whole_deal(seed)
+    card_a, card_b = table[a][i], table[b][i]
+    table[a][i] = table[b][i] = None
+
+    def deduce(candidates: dict) -> object:
+        return deduce_unread(BRIDGE, d.seats, table, d.first_leader, d.contract,
+                             agreed=agreed_by(d), mismatches=no_mismatch, candidates=candidates)
+
+    # the rules alone: either way round fits
+    found = deduce({})
+    assert found.status == "several" and found.cards == {} and found.likely == {}
+    # the reader hesitated at a's face but leant to its true card: both places are named as
+    # likely (b's face is the card left), with the share of the fits' weight
+    found = deduce({(a, i): ((card_a, 0.7), (Card.from_str("HA"), 0.2))})
+    assert {p: c for p, (c, _) in found.likely.items()} == {(a, i): card_a, (b, i): card_b}
+    assert all(0.8 <= share < 1 for _, share in found.likely.values())
+    # an even hesitation between the two names neither
+    found = deduce({(a, i): ((card_a, 0.4), (card_b, 0.4))})
+    assert found.likely == {}
+
+
+def test_the_report_tells_a_likely_face_from_a_deduced_one() -> None:
+    seed = next(s for s in range(20) if swappable_pair(s) is not None)
+    i, a, b = swappable_pair(seed)  # type: ignore[misc]
+    d = simulate_deal("bridge", seed=seed)
+    card_a, card_b = d.rows[a][i].card, d.rows[b][i].card
+    obs = d.observation()
+    obs.rows[a][i] = RowEntry(obs.rows[a][i].orientation, card_confidence=0.7,
+                              candidates=((card_a, 0.7),))
+    obs.rows[b][i] = RowEntry(obs.rows[b][i].orientation)
+    r = reconstruct(obs)
+    assert r.trick(i + 1).cards[a] == card_a and r.trick(i + 1).cards[b] == card_b
+    likely = [n for n in r.notes if "likeliest" in n]
+    assert len(likely) == 2 and any(n.startswith(f"{a} trick {i + 1}:") for n in likely)
+    assert r.result == d.result() and r.issues == []
+    # without the reader's candidates the two faces stay unread
+    obs.rows[a][i] = RowEntry(obs.rows[a][i].orientation)
+    r = reconstruct(obs)
+    assert r.trick(i + 1).cards[a] is None and r.trick(i + 1).cards[b] is None
