@@ -102,7 +102,7 @@ def deduce_unread(game: Game, seats: Sequence[Seat], cards: dict[Seat, list[Card
     unseen = [c for c in game.deck if c not in read]
     if len(unseen) < len(unread):
         return Deduction("none")
-    weighed = bool(candidates) and any(p in candidates for p in unread)  # type: ignore[operator]
+    weighed = candidates is not None and any(p in candidates for p in unread)
     search = _Search(game, tuple(seats), {s: list(col[:n]) for s, col in cards.items()}, n,
                      contract, agreed, mismatches, allowed_revokes, budget, keep=weighed)
     search.run(first, unseen)
@@ -112,8 +112,9 @@ def deduce_unread(game: Game, seats: Sequence[Seat], cards: dict[Seat, list[Card
         return Deduction("none", floor=search.floor, tried=search.tried)
     status = "unique" if search.count == 1 else "partial" if search.common else "several"
     likely = {}
-    if weighed and search.count > 1 and len(search.fillings) == search.count:
-        likely = _likely(search.fillings, candidates, search.common)  # type: ignore[arg-type]
+    if candidates is not None and weighed and search.count > 1 and \
+            len(search.fillings) == search.count:
+        likely = _likely(search.fillings, candidates, search.common)
     return Deduction(status, dict(search.common), int(search.best_cost), search.floor,
                      search.tried, likely)
 
