@@ -26,6 +26,7 @@ from vision.detect.obb import RawBoxes
 from vision.errors import InputFileError, TrickvisionError
 from vision.identity.crops import GREY_MODEL_NOTE, GREYSCALE_NOTE, is_monochrome
 from vision.identity.edges import fit_to_cloth_edges
+from vision.identity.row_angle import row_turns
 from vision.record import Observation, Orientation, RowEntry
 from vision.seats import Seat
 from vision.table.geometry import SOUTH_ANGLES, Calibration, TableFrame, south_angle, table_turn
@@ -170,7 +171,9 @@ class PhotoAnalyzer:
     ``south`` a side of the picture and no calibration, ``straighten`` reads the rows along
     the table's own direction in each photo (a phone held askew turns them against the
     picture's edges) and levels a photo taken at an angle when its cards show it
-    (:mod:`vision.table.tilt`).
+    (:mod:`vision.table.tilt`). ``fit_edges`` and ``turn_to_rows`` place face-up cards' boxes
+    better before their faces are read (:mod:`vision.identity.edges`,
+    :mod:`vision.identity.row_angle`).
     """
 
     def __init__(
@@ -185,6 +188,7 @@ class PhotoAnalyzer:
         fit_edges: bool = True,
         straighten: bool = True,
         row_strips: Any = None,
+        turn_to_rows: bool = True,
     ) -> None:
         if game is not None and game not in GAMES:
             from vision.games import find_game
@@ -214,6 +218,8 @@ class PhotoAnalyzer:
         self._identity = _ShippedModel(identity_reader, "identity", _identity_reader)
         #: fit face-up cards' boxes to their edges against the cloth before reading them
         self.fit_edges = fit_edges
+        #: read face-up row cards left unread again from boxes turned to their row's direction
+        self.turn_to_rows = turn_to_rows
         #: counts each row again along its length
         self._strips = _ShippedModel(row_strips, "row_strip", _row_strip_reader)
 
@@ -402,6 +408,8 @@ class PhotoAnalyzer:
         except TrickvisionError as exc:
             reading.notes.append(f"face reading failed: {exc}")
             return
+        if self.turn_to_rows:
+            results = self._read_turned_to_row(image, reader, game, face_up, quads, results)
         if is_monochrome(image) and any(getattr(r, "card", None) for r in results):
             reading.notes.append(GREY_MODEL_NOTE if getattr(reader, "reads_grey_apart", False)
                                  else GREYSCALE_NOTE)
@@ -412,6 +420,33 @@ class PhotoAnalyzer:
             if card.card is None:
                 card.unreadable_reason = reason or "face could not be read"
                 card.card_candidates = tuple(getattr(result, "candidates", ()) or ())
+
+    @staticmethod
+    def _read_turned_to_row(image: np.ndarray, reader: Any, game: str,
+                            face_up: list[SeenCard], quads: np.ndarray,
+                            results: list[Any]) -> list[Any]:
+        """The face-up row cards left unread, read again from their boxes turned to their
+        row's direction where they lie far from it (:mod:`vision.identity.row_angle`); a
+        turned box's reading is taken when it names a card."""
+        unread = [i for i, r in enumerate(results) if getattr(r, "card", None) is None]
+        rows = [c.seat if c.row_position is not None else None for c in face_up]
+        turned = row_turns(quads, rows, unread)
+        if not turned:
+            return results
+        which = sorted(turned)
+        quads = quads.copy()
+        for i in which:
+            quads[i] = turned[i]
+        covered = _covered_by_later_cards(face_up, quads)[which]
+        try:
+            again = reader.read(image, quads[which], game, covered=covered)
+        except TrickvisionError:
+            return results
+        results = list(results)
+        for i, r in zip(which, again, strict=True):
+            if getattr(r, "card", None) is not None:
+                results[i] = r
+        return results
 
     # -------------------------------------------------------------------------- analyze
     def observation(

@@ -1,0 +1,89 @@
+"""Face-up row cards turned to their row's own direction before a second reading.
+
+Players lay a row's cards nearly parallel: each long side runs along the row (a lost trick)
+or across it (a won one), a few degrees either way. A face-up row card's box that the
+detector and the fit to the cloth's edges left turned far from its neighbours has most often
+cut the corner index out of its crop: on the tuning photos of seeds 7.3e9 the boxes the
+reader read right were 1.0 degree off their card in the median (5 at the 90th percentile),
+while 19 of the 46 cards of 45 px and more it left unread were 10 to 90 degrees off. Such a
+card is read again from its box turned, about its centre, to the nearer of its row's two
+directions (the neighbours' long sides, taken modulo a right angle).
+
+Chosen on the face-up tuning photos (``scripts/evaluate.py --n 30 --n-hard 15 --stages
+faceup``), face-up row cards named right / wrong, normal and hard, turned beyond 3 / 6 / 10
+degrees against not at all: seeds 7.3e9 1,000 / 20, 994 / 19, 989 / 19 against 972 / 19 (hard
+300 / 10, 297 / 10, 296 / 9 against 293 / 9); seeds 7.31e9 at 3 and 6 degrees 1,008 / 23 and
+1,004 / 22 against 984 / 20 (hard 266 / 23 and 262 / 21 against 251 / 19).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from vision.identity.crops import canonical_quad
+
+#: A box turned more than this from its row's direction (degrees) is read again turned to it
+#: (the reader reads most boxes within 5 degrees of their card).
+MIN_TURN_DEGREES = 3.0
+#: Neighbours whose long sides give the row's direction: at least this many.
+MIN_NEIGHBOURS = 2
+
+
+def long_axis_degrees(quad: np.ndarray) -> float:
+    """The direction of a card box's long side, in degrees modulo 180 (image coordinates)."""
+    q = canonical_quad(quad)
+    d = (q[3] + q[2] - q[0] - q[1]) / 2.0
+    return math.degrees(math.atan2(float(d[1]), float(d[0]))) % 180.0
+
+
+def row_direction(angles: Sequence[float]) -> float | None:
+    """The row's direction modulo 90 degrees from its cards' long sides (along or across it):
+    the median of each angle's difference from their circular mean, so that a few boxes far
+    off do not move it. None without :data:`MIN_NEIGHBOURS` angles."""
+    if len(angles) < MIN_NEIGHBOURS:
+        return None
+    quarter = np.radians(np.asarray(angles, dtype=np.float64) % 90.0) * 4.0  # period 90 -> 2 pi
+    mean = math.degrees(math.atan2(float(np.sin(quarter).mean()), float(np.cos(quarter).mean())))
+    mean = (mean / 4.0) % 90.0
+    off = (np.asarray(angles) - mean + 45.0) % 90.0 - 45.0
+    return float((mean + np.median(off)) % 90.0)
+
+
+def turned_to_row(quad: np.ndarray, direction: float) -> np.ndarray | None:
+    """``quad`` turned about its centre onto the nearer of ``direction`` and ``direction`` +
+    90 degrees, or None when it lies within :data:`MIN_TURN_DEGREES` of it already."""
+    own = long_axis_degrees(quad)
+    turn = (direction - own + 45.0) % 90.0 - 45.0
+    if abs(turn) <= MIN_TURN_DEGREES:
+        return None
+    a = math.radians(turn)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    q = np.asarray(quad, dtype=np.float64).reshape(4, 2)
+    centre = q.mean(axis=0)
+    return (q - centre) @ rot.T + centre
+
+
+def row_turns(quads: np.ndarray, rows: Sequence[object], todo: Sequence[int]
+              ) -> dict[int, np.ndarray]:
+    """For the cards ``todo`` (indices into ``quads``), the boxes turned to their row's
+    direction where they lie far from it; ``rows[i]`` names card ``i``'s row (None: in no
+    row). The direction comes from the row's other cards."""
+    members: dict[object, list[int]] = {}
+    for i, row in enumerate(rows):
+        if row is not None:
+            members.setdefault(row, []).append(i)
+    out = {}
+    for i in todo:
+        if rows[i] is None:
+            continue
+        others = [long_axis_degrees(quads[j]) for j in members[rows[i]] if j != i]
+        direction = row_direction(others)
+        if direction is None:
+            continue
+        turned = turned_to_row(quads[i], direction)
+        if turned is not None:
+            out[i] = turned
+    return out
