@@ -43,7 +43,9 @@ NONE_MIN_FILLED = 0.85
 
 class QuadRecorder:
     """Stands in for the identity reader inside :class:`vision.pipeline.PhotoAnalyzer`: keeps
-    the picture and the boxes the pipeline hands to the reader, and reads nothing."""
+    the picture and the boxes the pipeline hands to the reader first, and reads nothing (the
+    pipeline's second look at unread row cards, boxes turned to their row, hands it the same
+    picture again: not recorded)."""
 
     def __init__(self) -> None:
         self.image: np.ndarray | None = None
@@ -51,9 +53,11 @@ class QuadRecorder:
 
     def read(self, image: np.ndarray, quads: np.ndarray, game: str | None = None,
              covered: Any = None, alone: Any = None) -> list[None]:
-        self.image = image
-        self.quads = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
-        return [None] * len(self.quads)
+        n = len(np.asarray(quads).reshape(-1, 4, 2))
+        if image is not self.image:
+            self.image = image
+            self.quads = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
+        return [None] * n
 
 
 class CardTruth:
@@ -180,7 +184,7 @@ def scene_crops(analyzer: Any, recorder: QuadRecorder, scene: Any, rng: np.rando
     """Labelled crops of one rendered scene (:func:`vision.synth.scene.render_game_scene`),
     read by ``analyzer`` (a :class:`~vision.pipeline.PhotoAnalyzer` whose identity reader is
     ``recorder``)."""
-    recorder.quads = np.zeros((0, 4, 2))
+    recorder.image, recorder.quads = None, np.zeros((0, 4, 2))
     analyzer.read(scene.image)
     if not len(recorder.quads) or recorder.image is None:
         return []
