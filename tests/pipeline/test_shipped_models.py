@@ -199,7 +199,7 @@ def test_face_up_row_cards_turned_to_their_row_read_more_faces_right():
                ("preferans_faceup_2", "preferans"))
     turned = np.sum([right_and_wrong(n, g, True) for n, g in samples], axis=0)
     as_fitted = np.sum([right_and_wrong(n, g, False) for n, g in samples], axis=0)
-    # 2026-12-06: 97 right / 4 wrong against 92 / 4
+    # 2026-12-06: 110 right / 2 wrong against 104 / 2
     assert turned[0] >= as_fitted[0] + 4 and turned[1] <= as_fitted[1], (turned, as_fitted)
 
 
