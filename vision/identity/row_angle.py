@@ -24,7 +24,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from vision.identity.crops import canonical_quad
+from vision.table.geometry import quarter_turn
+from vision.table.rows import measure
 
 #: A box turned more than this from its row's direction (degrees) is read again turned to it
 #: (the reader reads most boxes within 5 degrees of their card).
@@ -33,22 +34,25 @@ MIN_TURN_DEGREES = 3.0
 MIN_NEIGHBOURS = 2
 
 
+def long_axes_degrees(quads: np.ndarray) -> np.ndarray:
+    """The direction of each card box's long side, in degrees modulo 180 (image coordinates)."""
+    axis = measure(quads).long_axis
+    return np.degrees(np.arctan2(axis[:, 1], axis[:, 0])) % 180.0
+
+
 def long_axis_degrees(quad: np.ndarray) -> float:
-    """The direction of a card box's long side, in degrees modulo 180 (image coordinates)."""
-    q = canonical_quad(quad)
-    d = (q[3] + q[2] - q[0] - q[1]) / 2.0
-    return math.degrees(math.atan2(float(d[1]), float(d[0]))) % 180.0
+    """:func:`long_axes_degrees` of one box."""
+    return float(long_axes_degrees(np.asarray(quad).reshape(1, 4, 2))[0])
 
 
 def row_direction(angles: Sequence[float]) -> float | None:
     """The row's direction modulo 90 degrees from its cards' long sides (along or across it):
-    the median of each angle's difference from their circular mean, so that a few boxes far
-    off do not move it. None without :data:`MIN_NEIGHBOURS` angles."""
+    the median of each angle's difference from the direction they share
+    (:func:`~vision.table.geometry.quarter_turn`), so that a few boxes far off do not move
+    it. None without :data:`MIN_NEIGHBOURS` angles."""
     if len(angles) < MIN_NEIGHBOURS:
         return None
-    quarter = np.radians(np.asarray(angles, dtype=np.float64) % 90.0) * 4.0  # period 90 -> 2 pi
-    mean = math.degrees(math.atan2(float(np.sin(quarter).mean()), float(np.cos(quarter).mean())))
-    mean = (mean / 4.0) % 90.0
+    mean = quarter_turn(np.radians(np.asarray(angles, dtype=np.float64)))[0] % 90.0
     off = (np.asarray(angles) - mean + 45.0) % 90.0 - 45.0
     return float((mean + np.median(off)) % 90.0)
 
@@ -76,11 +80,12 @@ def row_turns(quads: np.ndarray, rows: Sequence[object], todo: Sequence[int]
     for i, row in enumerate(rows):
         if row is not None:
             members.setdefault(row, []).append(i)
+    angles = long_axes_degrees(quads) if len(quads) else np.zeros(0)
     out = {}
     for i in todo:
         if rows[i] is None:
             continue
-        others = [long_axis_degrees(quads[j]) for j in members[rows[i]] if j != i]
+        others = [float(angles[j]) for j in members[rows[i]] if j != i]
         direction = row_direction(others)
         if direction is None:
             continue
