@@ -73,6 +73,10 @@ class Deduction:
     #: candidates: (card, its share of the weight). Empty without candidates.
     likely: dict[tuple[Seat, int], tuple[Card, float]] = field(default_factory=dict)
 
+    def named(self) -> dict[tuple[Seat, int], Card]:
+        """Every place this deduction names: filled alike by every way that fits, or likely."""
+        return {**{p: card for p, (card, _) in self.likely.items()}, **self.cards}
+
 
 def deduce_unread(game: Game, seats: Sequence[Seat], cards: dict[Seat, list[Card | None]],
                   first: Seat, contract: Contract, *,

@@ -1299,12 +1299,10 @@ class _Reconstruction:
         found = [d for d in found if d.cost == cheapest]
         if not found:
             return chains
-        def named(d: Any) -> dict[tuple[Seat, int], Card]:
-            return {**{p: card for p, (card, _) in d.likely.items()}, **d.cards}
-
-        filling = named(found[0])
+        filling = found[0].named()
         for d in found[1:]:
-            filling = {p: card for p, card in filling.items() if named(d).get(p) == card}
+            names = d.named()
+            filling = {p: card for p, card in filling.items() if names.get(p) == card}
         if not filling:
             return chains
         likely = {p: min(d.likely[p][1] for d in found if p in d.likely)
