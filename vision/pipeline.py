@@ -15,6 +15,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import is_dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,13 @@ from vision.errors import InputFileError, TrickvisionError
 from vision.identity.crops import GREY_MODEL_NOTE, GREYSCALE_NOTE, is_monochrome
 from vision.identity.edges import fit_to_cloth_edges
 from vision.identity.row_angle import row_turns
+from vision.identity.suit_colours import (
+    MIN_REFERENCES,
+    cards_to_measure,
+    doubted_suits,
+    index_inks,
+    other_colour_candidates,
+)
 from vision.record import Observation, Orientation, RowEntry
 from vision.seats import Seat
 from vision.table.geometry import SOUTH_ANGLES, Calibration, TableFrame, south_angle, table_turn
@@ -173,7 +181,8 @@ class PhotoAnalyzer:
     picture's edges) and levels a photo taken at an angle when its cards show it
     (:mod:`vision.table.tilt`). ``fit_edges`` and ``turn_to_rows`` place face-up cards' boxes
     better before their faces are read (:mod:`vision.identity.edges`,
-    :mod:`vision.identity.row_angle`).
+    :mod:`vision.identity.row_angle`); ``check_suit_colours`` leaves a face unread whose index
+    ink contradicts its suit in the photo's deck (:mod:`vision.identity.suit_colours`).
     """
 
     def __init__(
@@ -189,6 +198,7 @@ class PhotoAnalyzer:
         straighten: bool = True,
         row_strips: Any = None,
         turn_to_rows: bool = True,
+        check_suit_colours: bool = True,
     ) -> None:
         if game is not None and game not in GAMES:
             from vision.games import find_game
@@ -220,6 +230,8 @@ class PhotoAnalyzer:
         self.fit_edges = fit_edges
         #: read face-up row cards left unread again from boxes turned to their row's direction
         self.turn_to_rows = turn_to_rows
+        #: doubt faces whose index ink contradicts their suit in this photo's deck
+        self.check_suit_colours = check_suit_colours
         #: counts each row again along its length
         self._strips = _ShippedModel(row_strips, "row_strip", _row_strip_reader)
 
@@ -408,8 +420,12 @@ class PhotoAnalyzer:
         except TrickvisionError as exc:
             reading.notes.append(f"face reading failed: {exc}")
             return
+        read_from = quads
         if self.turn_to_rows:
-            results = self._read_turned_to_row(image, reader, game, face_up, quads, results)
+            results, read_from = self._read_turned_to_row(image, reader, game, face_up, quads,
+                                                          results)
+        if self.check_suit_colours and image.ndim == 3 and not is_monochrome(image):
+            results = _doubt_suit_colours(image, read_from, results)
         if is_monochrome(image) and any(getattr(r, "card", None) for r in results):
             reading.notes.append(GREY_MODEL_NOTE if getattr(reader, "reads_grey_apart", False)
                                  else GREYSCALE_NOTE)
@@ -424,29 +440,32 @@ class PhotoAnalyzer:
     @staticmethod
     def _read_turned_to_row(image: np.ndarray, reader: Any, game: str,
                             face_up: list[SeenCard], quads: np.ndarray,
-                            results: list[Any]) -> list[Any]:
+                            results: list[Any]) -> tuple[list[Any], np.ndarray]:
         """The face-up row cards left unread, read again from their boxes turned to their
         row's direction where they lie far from it (:mod:`vision.identity.row_angle`); a
-        turned box's reading is taken when it names a card."""
+        turned box's reading is taken when it names a card. Also gives the box each result
+        was read from."""
         unread = [i for i, r in enumerate(results) if getattr(r, "card", None) is None]
         rows = [c.seat if c.row_position is not None else None for c in face_up]
         turned = row_turns(quads, rows, unread)
         if not turned:
-            return results
+            return results, quads
         which = sorted(turned)
-        quads = quads.copy()
+        moved = quads.copy()
         for i in which:
-            quads[i] = turned[i]
-        covered = _covered_by_later_cards(face_up, quads)[which]
+            moved[i] = turned[i]
+        covered = _covered_by_later_cards(face_up, moved)[which]
         try:
-            again = reader.read(image, quads[which], game, covered=covered)
+            again = reader.read(image, moved[which], game, covered=covered)
         except TrickvisionError:
-            return results
+            return results, quads
         results = list(results)
+        read_from = quads.copy()
         for i, r in zip(which, again, strict=True):
             if getattr(r, "card", None) is not None:
                 results[i] = r
-        return results
+                read_from[i] = moved[i]
+        return results, read_from
 
     # -------------------------------------------------------------------------- analyze
     def observation(
@@ -502,6 +521,31 @@ class PhotoAnalyzer:
             if note not in reading.notes:
                 reading.notes.append(note)
         return reconstruct(observation)
+
+
+def _doubt_suit_colours(image: np.ndarray, quads: np.ndarray, results: list[Any]) -> list[Any]:
+    """The results with each face whose index ink contradicts its suit in this deck left
+    unread, its rank offered in the suits of its ink's colour
+    (:mod:`vision.identity.suit_colours`)."""
+    cards = [getattr(r, "card", None) for r in results]
+    if sum(c is not None for c in cards) < 2 * MIN_REFERENCES:
+        return results
+    # the box the carrying corner was cut from: the card's, or the one a look around moved
+    boxes = [q if getattr(r, "box", None) is None else r.box
+             for q, r in zip(quads, results, strict=True)]
+    confidences = [float(getattr(r, "confidence", 0.0) or 0.0) for r in results]
+    measure = cards_to_measure(cards, confidences)
+    inks = index_inks(image, boxes, [getattr(r, "corner", None) if m else None
+                                     for m, r in zip(measure, results, strict=True)])
+    doubts = doubted_suits(cards, confidences, inks)
+    out = list(results)
+    for i, why in enumerate(doubts):
+        card = cards[i]
+        if why is not None and card is not None and is_dataclass(results[i]):
+            out[i] = replace(  # type: ignore[type-var]
+                results[i], card=None, reason=why,
+                candidates=other_colour_candidates(card, confidences[i]))
+    return out
 
 
 def _covered_by_later_cards(cards: list[SeenCard], quads: np.ndarray) -> np.ndarray:

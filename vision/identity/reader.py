@@ -17,7 +17,7 @@ import ast
 import collections
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -117,6 +117,9 @@ class IdentityResult:
     #: For a card left unread as unsure: the deck cards it may be, most likely first, with
     #: their probability (the reconstruction takes one only when the rules leave no other).
     candidates: tuple[tuple[Card, float], ...] = ()
+    #: The box (4, 2) the carrying corner was cut from where it is not the card's box as
+    #: given (a look around moved it, or the card's outline was traced); None otherwise.
+    box: np.ndarray | None = field(default=None, compare=False, repr=False)
 
 
 def _unsure(result: IdentityResult) -> bool:
@@ -429,7 +432,8 @@ class IdentityReader:
             [again] = self._read(image, traced[None], game, None, np.ones(1, bool), trace=False)
             if again.card is not None and again.confidence >= TRACED_MIN_CONFIDENCE \
                     and again.card not in named:
-                results[i] = replace(again, corner=f"{again.corner}, card outline traced")
+                results[i] = replace(again, corner=f"{again.corner}, card outline traced",
+                                     box=traced)
                 named.add(again.card)
 
     @staticmethod
@@ -587,8 +591,9 @@ class IdentityReader:
             step = shift * np.linalg.norm(across)
             moves = [d / np.linalg.norm(d) * step for d in (across, -across, along, -along)]
             looks.append((j, corners, [q + move for move in moves]))
-        for (j, corners, _), seen in zip(looks, self._read_views(image, looks), strict=True):
+        for (j, corners, views), seen in zip(looks, self._read_views(image, looks), strict=True):
             p = probs[j].copy()
+            moved_to: dict[str, np.ndarray] = {}
             for a, k in enumerate(corners):
                 scores = np.where(cards_only, seen[:, a], -1.0)
                 tops, best = scores.argmax(axis=1), scores.max(axis=1)
@@ -598,9 +603,10 @@ class IdentityReader:
                         or (found.argmax() != tops[v] and found.max() >= 0.5):
                     continue
                 p[k] = seen[v, a]
+                moved_to[CORNER_NAMES[k]] = views[v]
             again = self._combine(p[list(used[j])], used[j], in_deck, game)
             if again.card is not None:
-                results[j], probs[j] = again, p
+                results[j], probs[j] = replace(again, box=moved_to.get(again.corner or "")), p
 
     def _read_views(self, image: np.ndarray,
                      looks: list[tuple[int, list[int], list[np.ndarray]]]) -> list[np.ndarray]:
