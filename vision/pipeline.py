@@ -15,7 +15,6 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import is_dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,13 +27,7 @@ from vision.errors import InputFileError, TrickvisionError
 from vision.identity.crops import GREY_MODEL_NOTE, GREYSCALE_NOTE, is_monochrome
 from vision.identity.edges import fit_to_cloth_edges
 from vision.identity.row_angle import row_turns
-from vision.identity.suit_colours import (
-    MIN_REFERENCES,
-    cards_to_measure,
-    doubted_suits,
-    index_inks,
-    other_colour_candidates,
-)
+from vision.identity.suit_colours import doubt_suit_colours
 from vision.record import Observation, Orientation, RowEntry
 from vision.seats import Seat
 from vision.table.geometry import SOUTH_ANGLES, Calibration, TableFrame, south_angle, table_turn
@@ -425,7 +418,7 @@ class PhotoAnalyzer:
             results, read_from = self._read_turned_to_row(image, reader, game, face_up, quads,
                                                           results)
         if self.check_suit_colours and image.ndim == 3 and not is_monochrome(image):
-            results = _doubt_suit_colours(image, read_from, results)
+            results = doubt_suit_colours(image, read_from, results)
         if is_monochrome(image) and any(getattr(r, "card", None) for r in results):
             reading.notes.append(GREY_MODEL_NOTE if getattr(reader, "reads_grey_apart", False)
                                  else GREYSCALE_NOTE)
@@ -521,31 +514,6 @@ class PhotoAnalyzer:
             if note not in reading.notes:
                 reading.notes.append(note)
         return reconstruct(observation)
-
-
-def _doubt_suit_colours(image: np.ndarray, quads: np.ndarray, results: list[Any]) -> list[Any]:
-    """The results with each face whose index ink contradicts its suit in this deck left
-    unread, its rank offered in the suits of its ink's colour
-    (:mod:`vision.identity.suit_colours`)."""
-    cards = [getattr(r, "card", None) for r in results]
-    if sum(c is not None for c in cards) < 2 * MIN_REFERENCES:
-        return results
-    # the box the carrying corner was cut from: the card's, or the one a look around moved
-    boxes = [q if getattr(r, "box", None) is None else r.box
-             for q, r in zip(quads, results, strict=True)]
-    confidences = [float(getattr(r, "confidence", 0.0) or 0.0) for r in results]
-    measure = cards_to_measure(cards, confidences)
-    inks = index_inks(image, boxes, [getattr(r, "corner", None) if m else None
-                                     for m, r in zip(measure, results, strict=True)])
-    doubts = doubted_suits(cards, confidences, inks)
-    out = list(results)
-    for i, why in enumerate(doubts):
-        card = cards[i]
-        if why is not None and card is not None and is_dataclass(results[i]):
-            out[i] = replace(  # type: ignore[type-var]
-                results[i], card=None, reason=why,
-                candidates=other_colour_candidates(card, confidences[i]))
-    return out
 
 
 def _covered_by_later_cards(cards: list[SeenCard], quads: np.ndarray) -> np.ndarray:

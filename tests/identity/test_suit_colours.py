@@ -8,10 +8,12 @@ import numpy as np
 import pytest
 
 from vision.cards import Card
+from vision.identity.reader import IdentityResult
 from vision.identity.suit_colours import (
     MAX_SPADE_REFERENCES,
     REFERENCE_CONFIDENCE,
     cards_to_measure,
+    doubt_suit_colours,
     doubted_suits,
     index_inks,
     other_colour_candidates,
@@ -133,3 +135,30 @@ def test_black_cards_misread_as_diamonds_are_doubted_even_where_they_outnumber_t
     doubts = doubted_suits(named, [1.0] * 8, inks)
     assert doubts[:5] == [None] * 5
     assert all(d is not None for d in doubts[5:])
+
+
+def test_a_photo_s_club_named_a_diamond_is_left_unread_with_its_black_twins_offered() -> None:
+    # one deck whose "black" is a dark blue, six upright cards side by side on a green cloth
+    deck = style(black=NAVY, red=RED)
+    truth = ["H2", "H3", "S2", "S3", "C7", "D5"]
+    named = ["H2", "H3", "S2", "S3", "D7", "D5"]  # the club taken for a diamond
+    faces = [render_face(Card.from_str(c), deck, (120, 168)) for c in truth]
+    photo = np.full((200, 130 * len(faces) + 10, 3), (40, 90, 30), np.uint8)
+    quads = []
+    for i, face in enumerate(faces):
+        x = 10 + 130 * i
+        photo[16:184, x:x + 120] = face
+        quads.append(np.array([[x, 16], [x + 119, 16], [x + 119, 183], [x, 183]], float))
+    results = [IdentityResult(Card.from_str(c), 1.0, None, "top-left") for c in named]
+    out = doubt_suit_colours(photo, np.stack(quads), results)
+    assert [r.card for r in out[:4]] == [r.card for r in results[:4]]
+    assert out[5] == results[5]
+    assert out[4].card is None and "D7" in (out[4].reason or "")
+    assert [str(c) for c, _ in out[4].candidates] == ["S7", "C7"]
+
+
+def test_without_enough_named_faces_the_results_are_returned_as_they_are() -> None:
+    results = [IdentityResult(Card.from_str("D7"), 1.0, None, "top-left"), IdentityResult(
+        None, 0.2, "card too small: 14 px wide")]
+    photo = np.zeros((50, 50, 3), np.uint8)
+    assert doubt_suit_colours(photo, np.zeros((2, 4, 2)), results) is results

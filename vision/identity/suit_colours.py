@@ -29,6 +29,8 @@ were checked too and caught none.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import is_dataclass, replace
+from typing import Any
 
 import cv2
 import numpy as np
@@ -180,3 +182,26 @@ def other_colour_candidates(card: Card, confidence: float) -> tuple[tuple[Card, 
     confidence: what a doubted face may be."""
     suits = (Suit.SPADES, Suit.CLUBS) if card.suit.is_red else (Suit.HEARTS, Suit.DIAMONDS)
     return tuple((Card(suit, card.rank), confidence / 2.0) for suit in suits)
+
+
+def doubt_suit_colours(image: np.ndarray, quads: np.ndarray, results: list[Any]) -> list[Any]:
+    """The reader's results (:class:`vision.identity.reader.IdentityResult`) for the cards at
+    ``quads`` in ``image``, each face whose index ink contradicts its suit in this deck left
+    unread with the reason, its rank offered in the suits of its ink's colour."""
+    cards = [getattr(r, "card", None) for r in results]
+    if sum(c is not None for c in cards) < 2 * MIN_REFERENCES:
+        return results
+    # the box the carrying corner was cut from: the card's, or the one a look around moved
+    boxes = [q if getattr(r, "box", None) is None else r.box
+             for q, r in zip(quads, results, strict=True)]
+    confidences = [float(getattr(r, "confidence", 0.0) or 0.0) for r in results]
+    measure = cards_to_measure(cards, confidences)
+    inks = index_inks(image, boxes, [getattr(r, "corner", None) if m else None
+                                     for m, r in zip(measure, results, strict=True)])
+    out = list(results)
+    for i, why in enumerate(doubted_suits(cards, confidences, inks)):
+        card = cards[i]
+        if why is not None and card is not None and is_dataclass(results[i]):
+            out[i] = replace(results[i], card=None, reason=why,
+                             candidates=other_colour_candidates(card, confidences[i]))
+    return out
