@@ -387,6 +387,9 @@ def main(argv: list[str] | None = None) -> int:
                              "direction (PhotoAnalyzer(straighten=False))")
     parser.add_argument("--row-strip", default=None, metavar="MODEL",
                         help="row-strip ONNX that counts each row again (default: shipped)")
+    parser.add_argument("--no-ink-check", action="store_true",
+                        help="take every face as the reader names it, whatever its index's ink "
+                             "(PhotoAnalyzer(check_suit_colours=False))")
     parser.add_argument("--no-recount", action="store_true",
                         help="keep the row reader's rows as the boxes give them "
                              "(PhotoAnalyzer(row_strips=False))")
@@ -459,7 +462,7 @@ def main(argv: list[str] | None = None) -> int:
             g: PhotoAnalyzer(
                 game=g, detector=detector, identity_reader=reader, row_settings=row_settings,
                 fit_edges=not args.no_edge_fit, straighten=not args.no_straighten,
-                row_strips=row_strips,
+                row_strips=row_strips, check_suit_colours=not args.no_ink_check,
             )
             for g in GAMES
         }
