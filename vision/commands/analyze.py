@@ -184,6 +184,8 @@ def _print(args: argparse.Namespace, report: Any, data: dict[str, Any]) -> None:
         from vision.notation.text import report_to_text
 
         sys.stdout.write(report_to_text(report) + "\n")
+        for line in unread_faces(data):
+            sys.stdout.write(line + "\n")
         photo = data.get("photo", {})
         if photo.get("current_trick"):
             current = photo["current_trick"].items()
@@ -194,6 +196,15 @@ def _print(args: argparse.Namespace, report: Any, data: dict[str, Any]) -> None:
     else:
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
     sys.stdout.flush()
+
+
+def unread_faces(data: dict[str, Any]) -> list[str]:
+    """The text report's lines on the face-up row cards left unread and why (the JSON report
+    gives the same as each row position's ``unreadable_reason``), in row order."""
+    faces = [f"  {seat} card {n}: {entry['unreadable_reason']}"
+             for seat, entries in data.get("rows", {}).items()
+             for n, entry in enumerate(entries, 1) if entry.get("unreadable_reason")]
+    return [f"faces not read ({len(faces)}):", *faces] if faces else []
 
 
 def _write_outputs(args: argparse.Namespace, stem: str, image: Any, reading: Any,
