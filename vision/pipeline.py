@@ -417,9 +417,10 @@ class PhotoAnalyzer:
         if self.turn_to_rows:
             results, read_from = self._read_turned_to_row(image, reader, game, face_up, quads,
                                                           results)
-        if self.check_suit_colours and image.ndim == 3 and not is_monochrome(image):
+        monochrome = is_monochrome(image)
+        if self.check_suit_colours and not monochrome:
             results = doubt_suit_colours(image, read_from, results)
-        if is_monochrome(image) and any(getattr(r, "card", None) for r in results):
+        if monochrome and any(getattr(r, "card", None) for r in results):
             reading.notes.append(GREY_MODEL_NOTE if getattr(reader, "reads_grey_apart", False)
                                  else GREYSCALE_NOTE)
         for card, result in zip(face_up, results, strict=True):

@@ -57,10 +57,12 @@ def row_direction(angles: Sequence[float]) -> float | None:
     return float((mean + np.median(off)) % 90.0)
 
 
-def turned_to_row(quad: np.ndarray, direction: float) -> np.ndarray | None:
+def turned_to_row(quad: np.ndarray, direction: float, own: float | None = None
+                  ) -> np.ndarray | None:
     """``quad`` turned about its centre onto the nearer of ``direction`` and ``direction`` +
-    90 degrees, or None when it lies within :data:`MIN_TURN_DEGREES` of it already."""
-    own = long_axis_degrees(quad)
+    90 degrees, or None when it lies within :data:`MIN_TURN_DEGREES` of it already; ``own``:
+    its long side's direction where the caller has it (:func:`long_axes_degrees`)."""
+    own = long_axis_degrees(quad) if own is None else own
     turn = (direction - own + 45.0) % 90.0 - 45.0
     if abs(turn) <= MIN_TURN_DEGREES:
         return None
@@ -89,7 +91,7 @@ def row_turns(quads: np.ndarray, rows: Sequence[object], todo: Sequence[int]
         direction = row_direction(others)
         if direction is None:
             continue
-        turned = turned_to_row(quads[i], direction)
+        turned = turned_to_row(quads[i], direction, float(angles[i]))
         if turned is not None:
             out[i] = turned
     return out

@@ -36,10 +36,11 @@ import cv2
 import numpy as np
 
 from vision.cards import Card, Suit
-from vision.identity.crops import CORNER_NAMES, corner_crops
+from vision.identity.crops import CORNER_NAMES, CROP_SIZE, corner_crops
 
-#: Where a standard index lies in an upright 64 px corner crop (rows, columns): inside the
-#: card's edge by a few pixels so that a box a little off takes in no cloth.
+#: Where a standard index lies in an upright corner crop of CROP_SIZE (64) px (rows,
+#: columns): inside the card's edge by a few pixels so that a box a little off takes in no
+#: cloth.
 INK_WINDOW = (slice(5, 36), slice(4, 30))
 #: How far past the window a blot may reach (px) and still be ink.
 INK_MARGIN = 12
@@ -74,7 +75,7 @@ def index_inks(image: np.ndarray, quads: Sequence[np.ndarray],
     out: list[np.ndarray | None] = [None] * len(names)
     if not which or image.ndim != 3:
         return out
-    crops = np.stack([corner_crops(image, quads[i], 64, (CORNER_NAMES.index(names[i]),))[0]
+    crops = np.stack([corner_crops(image, quads[i], CROP_SIZE, (CORNER_NAMES.index(names[i]),))[0]
                       for i in which])
     for i, ink in zip(which, crop_inks(crops), strict=True):
         out[i] = ink
