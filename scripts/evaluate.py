@@ -393,6 +393,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-recount", action="store_true",
                         help="keep the row reader's rows as the boxes give them "
                              "(PhotoAnalyzer(row_strips=False))")
+    parser.add_argument("--strip-model", default=None, metavar="MODEL",
+                        help="strip identity ONNX for row cards the corners leave unread "
+                             "(default: shipped, when installed; none: without it)")
     parser.add_argument("--identity", default=None, metavar="MODEL",
                         help="corner identity ONNX (default: shipped), read beside the shipped "
                              "whole-card and greyscale models")
@@ -448,16 +451,21 @@ def main(argv: list[str] | None = None) -> int:
         if n <= 0:
             continue
         reader: object = False if args.no_faces else None
-        if reader is None and (args.no_grey_model or args.identity):
+        if reader is None and (args.no_grey_model or args.identity or args.strip_model):
             from vision.identity import IdentityReader
-            from vision.models import model_path
+            from vision.models import model_exists, model_path
 
             # a corner model given: the shipped whole-card and greyscale models beside it
             # (None: the reader's own choice, which is those beside the shipped corner model)
             whole = model_path("identity_whole") if args.identity else None
             grey = model_path("identity_grey") if args.identity else None
+            strip = (False if args.strip_model == "none" else
+                     Path(args.strip_model) if args.strip_model else
+                     model_path("identity_strip") if args.identity and model_exists(
+                         "identity_strip") else None)
             reader = IdentityReader(args.identity, whole_model_path=whole,
-                                    grey_model_path=False if args.no_grey_model else grey)
+                                    grey_model_path=False if args.no_grey_model else grey,
+                                    strip_model_path=strip)
         analyzers = {
             g: PhotoAnalyzer(
                 game=g, detector=detector, identity_reader=reader, row_settings=row_settings,

@@ -15,6 +15,9 @@ Sets (seeds never used in training: training 1000+, validation 2000+, here 5000+
   whole-card view, when its model is installed);
 * ``alone-seen-styles`` / ``alone-held-out-styles`` (with the whole-card model): cards that
   nothing covers, read from the corners only and with the whole-card view, same photos.
+* ``strips-seen-styles`` / ``strips-held-out-styles`` (with the strip model): cards the next
+  card of a row lies on, read from the corners only and with the strip view beside them (the
+  covering card's box, off as a detector's is, masked), same photos;
 * ``backs-seen-patterns`` / ``backs-held-out-patterns``: card backs lying alone (the
   renderer's training back designs / its held-out ones, seeds 9000+ / 9500+) passed to the
   reader as face-up cards - a detector's mistake; the share named as a card must be 0.
@@ -43,7 +46,11 @@ from vision.cards import Card  # noqa: E402
 from vision.errors import TrickvisionError  # noqa: E402
 from vision.identity.crops import as_grey  # noqa: E402
 from vision.identity.reader import IdentityReader  # noqa: E402
-from vision.identity.synth import label_crops, sample_card_photo  # noqa: E402
+from vision.identity.synth import (  # noqa: E402
+    detector_like,
+    label_crops,
+    sample_card_photo,
+)
 
 
 class Tally:
@@ -144,6 +151,34 @@ def evaluate_alone(reader: IdentityReader, n: int, seed: int, held_out: bool,
     return out
 
 
+def evaluate_strips(reader: IdentityReader, n: int, seed: int, held_out: bool,
+                    box_error: float = 0.05) -> dict[str, object]:
+    """Cards the next card of a row lies on (20-80 % of them showing; no hands), read from the
+    corners only and with the strip view beside them, on the same photos; by card width."""
+    rng = np.random.default_rng(seed)
+    tallies = {"corners": Tally(), "corners+strip": Tally()}
+    widths: dict[str, dict[str, Tally]] = {k: {} for k in tallies}
+    done = 0
+    while done < n:
+        s = sample_card_photo(rng, held_out=held_out, box_error=box_error, occlusion=1.0,
+                              back_chance=0.0)
+        if s.occluder is None:
+            continue  # a hand: the reader cannot mask it
+        done += 1
+        w = s.card_width_px
+        band = "24-40px" if w < 40 else "40-80px" if w < 80 else "80px+"
+        top = detector_like(s.occluder, w, rng, box_error)[None]
+        for key, on_top in (("corners", None), ("corners+strip", [top])):
+            res = reader.read(s.photo, s.detected[None], on_top=on_top)[0]
+            tallies[key].add(s.card, True, res.card, res.reason)
+            widths[key].setdefault(band, Tally()).add(s.card, True, res.card, res.reason)
+    return {key: {**tally.summary(),
+                  "by_width": {b: {"accuracy": v.summary()["accuracy"],
+                                   "wrong": v.summary()["wrong"], "cards": v.n}
+                               for b, v in sorted(widths[key].items())}}
+            for key, tally in tallies.items()}
+
+
 def evaluate_backs(reader: IdentityReader, n: int, seed: int, held_out: bool,
                    grey: bool = False) -> dict[str, object]:
     """Card backs lying alone, passed to the reader as face-up cards (a detector that boxed a
@@ -232,6 +267,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--grey-model", type=Path, default=None,
                    help="corner model for greyscale pictures (default: the shipped one, when "
                         "installed and --model is not given)")
+    p.add_argument("--strip-model", type=Path, default=None,
+                   help="strip model (default: the shipped one, when installed)")
+    p.add_argument("--only-strips", action="store_true",
+                   help="measure the strips-* sets alone")
     p.add_argument("--cards", type=int, default=1500, help="cards per generated set")
     p.add_argument("--min-confidence", type=float, default=0.9)
     p.add_argument("--scenes", type=Path, default=None)
@@ -245,7 +284,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         reader = IdentityReader(args.model, min_confidence=args.min_confidence,
                                 whole_model_path=args.whole_model,
-                                grey_model_path=args.grey_model)
+                                grey_model_path=args.grey_model,
+                                strip_model_path=args.strip_model)
     except TrickvisionError as exc:  # a missing model or checksum file
         print(f"evaluate_identity: {exc}", file=sys.stderr)
         return 2
@@ -253,8 +293,19 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, object] = {"model": str(reader.path), "grey_model": str(reader.grey_path),
                                  "min_confidence": args.min_confidence,
                                  "box_error": args.box_error, "grey": args.grey}
+    if reader.strip_path is not None:
+        report["strip_model"] = str(reader.strip_path)
+        report["strips-seen-styles"] = evaluate_strips(reader, args.cards, 7500, False,
+                                                       args.box_error)
+        report["strips-held-out-styles"] = evaluate_strips(reader, args.cards, 8500, True,
+                                                           args.box_error)
+    elif args.only_strips:
+        print("evaluate_identity: --only-strips needs a strip model", file=sys.stderr)
+        return 2
     one_corner = Tally()
-    for name, seed, held in (("seen-styles", 5000, False), ("held-out-styles", 6000, True)):
+    sets = () if args.only_strips else (("seen-styles", 5000, False),
+                                        ("held-out-styles", 6000, True))
+    for name, seed, held in sets:
         crop_stats: Counter[tuple[str, str]] = Counter()
         by_width: dict[str, Tally] = {}
         tally = evaluate_generated(reader, args.cards, seed, held, crop_stats, one_corner,
@@ -263,6 +314,8 @@ def main(argv: list[str] | None = None) -> int:
                         "by_width": {k: {"accuracy": v.summary()["accuracy"],
                                          "wrong": v.summary()["wrong"], "cards": v.n}
                                      for k, v in sorted(by_width.items())}}
+    if args.only_strips:
+        return _write(report, args.out, t0)
     report["one-corner"] = one_corner.summary()
     report["backs-seen-patterns"] = evaluate_backs(reader, args.cards, 9000, False, args.grey)
     report["backs-held-out-patterns"] = evaluate_backs(reader, args.cards, 9500, True,
@@ -274,12 +327,16 @@ def main(argv: list[str] | None = None) -> int:
                                                          args.box_error, args.grey)
     if args.scenes:
         report["scenes"] = evaluate_scenes(reader, args.scenes).summary()
+    return _write(report, args.out, t0)
+
+
+def _write(report: dict[str, object], out: Path | None, t0: float) -> int:
     report["seconds"] = round(time.time() - t0, 1)
     text = json.dumps(report, indent=2)
     print(text)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n")
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text + "\n")
     return 0
 
 

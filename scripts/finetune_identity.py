@@ -40,11 +40,13 @@ sys.path.insert(0, str(REPO / "scripts"))  # recover_weights
 def crops_for(names: dict[int, str], n: int, seed: int, none_keep: float,  # noqa: ANN201
               view: str = "corners", back_chance: float | None = None,
               glyph_variety: float = 0.0):
-    """``n`` generated colour crops (uint8 BGR) and their class indices: corner crops, or
-    whole-card crops of cards lying alone (``view="whole"``, the whole-card model's);
+    """``n`` generated colour crops (uint8 BGR) and their class indices: corner crops,
+    whole-card crops of cards lying alone (``view="whole"``, the whole-card model's), or
+    strip crops of cards half covered by the next card of a row, that card masked
+    (``view="strip"``, the strip model's);
     ``back_chance``: the share of cards drawn as a back (default: the generator's);
     ``glyph_variety``: the share of decks whose rank glyphs are bent into new shapes."""
-    from vision.identity.synth import sample_crops, sample_whole_cards
+    from vision.identity.synth import sample_crops, sample_strip_cards, sample_whole_cards
 
     index = {v: k for k, v in names.items()}
     rng = np.random.default_rng(seed)
@@ -55,11 +57,34 @@ def crops_for(names: dict[int, str], n: int, seed: int, none_keep: float,  # noq
         kw["glyph_variety"] = glyph_variety
     while len(crops) < n:
         samples = (sample_whole_cards(rng, **kw) if view == "whole"
+                   else sample_strip_cards(rng, **kw) if view == "strip"
                    else sample_crops(rng, none_keep=none_keep, **kw))
         for c in samples:
             crops.append(c.crop)
             labels.append(index[c.label])
     return np.stack(crops[:n]), np.array(labels[:n])
+
+
+def _crops_chunk(job: tuple) -> tuple[np.ndarray, np.ndarray]:  # noqa: ANN001
+    names, n, seed, none_keep, view, back_chance, glyph_variety = job
+    return crops_for(names, n, seed, none_keep, view, back_chance, glyph_variety)
+
+
+def drawn_crops(names: dict[int, str], args: argparse.Namespace
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """The generated crops of a run: one stream of ``args.seed``, or with ``--crop-procs``
+    N > 1 N streams of seeds ``args.seed * 1000 + k`` drawn in N processes."""
+    job = (args.none_keep, args.view, args.back_chance, args.glyph_variety)
+    if args.crop_procs <= 1:
+        return crops_for(names, args.crops, args.seed, *job)
+    from multiprocessing import Pool
+
+    share = -(-args.crops // args.crop_procs)
+    jobs = [(names, share, args.seed * 1000 + k, *job) for k in range(args.crop_procs)]
+    with Pool(args.crop_procs) as pool:
+        parts = pool.map(_crops_chunk, jobs)
+    crops = np.concatenate([p[0] for p in parts])[: args.crops]
+    return crops, np.concatenate([p[1] for p in parts])[: args.crops]
 
 
 def video_crops(names: dict[int, str], n_deals: int, frames_per_deal: int, seed: int,
@@ -221,9 +246,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--grey", type=float, default=0.3, help="share of crops turned grey")
     parser.add_argument("--lr", type=float, default=3e-4)
     parser.add_argument("--seed", type=int, default=11)
-    parser.add_argument("--view", choices=("corners", "whole"), default="corners",
-                        help="corner crops (identity.onnx) or whole cards lying alone "
-                             "(identity_whole.onnx)")
+    parser.add_argument("--view", choices=("corners", "whole", "strip"), default="corners",
+                        help="corner crops (identity.onnx), whole cards lying alone "
+                             "(identity_whole.onnx), or the strips of row cards that show, "
+                             "the next card masked (identity_strip.onnx, started from "
+                             "identity_whole.onnx)")
+    parser.add_argument("--crop-cache", type=Path, default=None,
+                        help="keep the generated crops in this .npz file and take them from it "
+                             "when it exists (the same options drew them)")
+    parser.add_argument("--crop-procs", type=int, default=1,
+                        help="processes drawing the generated crops (1: one stream, as the "
+                             "shipped models were trained; more: one seed per process)")
     parser.add_argument("--none-keep", type=float, default=1.0,
                         help="share of `none` crops kept (the training data kept 0.15)")
     parser.add_argument("--hsv", type=float, nargs=3, default=(0.02, 0.3, 0.3),
@@ -279,8 +312,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"finetune_identity: {exc}", file=sys.stderr)
         return 2
     t0 = time.time()
-    crops, y_np = crops_for(net.names, args.crops, args.seed, args.none_keep, args.view,
-                           args.back_chance, args.glyph_variety)
+    if args.crop_cache is not None and args.crop_cache.is_file():
+        cached = np.load(args.crop_cache)
+        crops, y_np = cached["crops"], cached["labels"]
+        print(f"[finetune] {len(crops)} crops from {args.crop_cache}", flush=True)
+    else:
+        crops, y_np = drawn_crops(net.names, args)
+        if args.crop_cache is not None:
+            np.savez(args.crop_cache, crops=crops, labels=y_np)
     if args.video_deals:
         if args.view != "whole":
             print("finetune_identity: --video-deals needs --view whole", file=sys.stderr)

@@ -408,8 +408,11 @@ class PhotoAnalyzer:
         # only a reader with the whole-card view has a use for it
         alone = (cards_lying_alone(face_up, reading.cards, scale)
                  if getattr(reader, "whole_path", None) is not None else None)
+        # only a reader with the strip view has a use for the cards lying on each card
+        strips = getattr(reader, "strip_path", None) is not None
         try:
-            results = reader.read(image, quads, game, covered=covered, alone=alone)
+            results = reader.read(image, quads, game, covered=covered, alone=alone,
+                                  **({"on_top": _boxes_on(face_up, quads)} if strips else {}))
         except TrickvisionError as exc:
             reading.notes.append(f"face reading failed: {exc}")
             return
@@ -449,8 +452,12 @@ class PhotoAnalyzer:
         for i in which:
             moved[i] = turned[i]
         covered = _covered_by_later_cards(face_up, moved)[which]
+        extra = {}
+        if getattr(reader, "strip_path", None) is not None:
+            on_top = _boxes_on(face_up, moved)
+            extra["on_top"] = [on_top[i] for i in which]
         try:
-            again = reader.read(image, moved[which], game, covered=covered)
+            again = reader.read(image, moved[which], game, covered=covered, **extra)
         except TrickvisionError:
             return results, quads
         results = list(results)
@@ -517,18 +524,28 @@ class PhotoAnalyzer:
         return reconstruct(observation)
 
 
-def _covered_by_later_cards(cards: list[SeenCard], quads: np.ndarray) -> np.ndarray:
-    """(n, 4) bool: the corners of each card that lie under a later card of its row (a
-    row's later cards lie on its earlier ones, so such a corner shows the later card)."""
-    from vision.identity.crops import covered_corners_of_cards
-
+def _later_cards(cards: list[SeenCard], quads: np.ndarray) -> np.ndarray:
+    """(n, n) bool: ``[i, j]`` when card j lies later in card i's row and their boxes meet
+    (a row's later cards lie on its earlier ones)."""
     low, high = quads.min(axis=1), quads.max(axis=1)
     seat = np.array([-1 if c.seat is None else int(c.seat) for c in cards])
     pos = np.array([-1 if c.row_position is None else c.row_position for c in cards])
     meet = ((low[None] < high[:, None]).all(axis=2) & (low[:, None] < high[None]).all(axis=2))
-    # later[i, j]: card j lies later in card i's row and their boxes meet
-    later = meet & (seat[:, None] == seat[None]) & (pos[:, None] >= 0) & (pos[None] > pos[:, None])
-    return covered_corners_of_cards(quads, later)
+    return meet & (seat[:, None] == seat[None]) & (pos[:, None] >= 0) & (pos[None] > pos[:, None])
+
+
+def _covered_by_later_cards(cards: list[SeenCard], quads: np.ndarray) -> np.ndarray:
+    """(n, 4) bool: the corners of each card that lie under a later card of its row (such a
+    corner shows the later card)."""
+    from vision.identity.crops import covered_corners_of_cards
+
+    return covered_corners_of_cards(quads, _later_cards(cards, quads))
+
+
+def _boxes_on(cards: list[SeenCard], quads: np.ndarray) -> list[np.ndarray]:
+    """For each card, the boxes (k, 4, 2) of the later cards of its row that lie on it."""
+    later = _later_cards(cards, quads)
+    return [quads[row] for row in later]
 
 
 def cards_lying_alone(face_up: list[SeenCard], cards: list[SeenCard], scale: int = 1,

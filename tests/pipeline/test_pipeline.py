@@ -459,3 +459,41 @@ def test_cardscards_lying_alone_are_those_no_other_card_overlaps() -> None:
     for pos, c in enumerate((row_a, row_b), start=1):
         c.seat, c.row_position = Seat.S, pos
     assert cards_lying_alone(face_up, cards).tolist() == [True, False, True, False, True]
+
+
+class OnTopRecordingIdentity(ShapeRecordingIdentity):
+    """A reader with a strip view: remembers the boxes lying on each card it was given."""
+
+    strip_path = Path("identity_strip.onnx")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.on_top: list[list[np.ndarray]] = []
+
+    def read(self, image, quads, game, covered=None, alone=None, on_top=None):  # noqa: ANN001, ANN201
+        self.on_top.append(on_top)
+        return super().read(image, quads, game, covered, alone)
+
+
+def test_a_reader_with_the_strip_view_is_told_which_later_row_cards_lie_on_each_card():
+    image, truth = _sample("bridge_faceup_1")
+    reader = OnTopRecordingIdentity()
+    analyzer = PhotoAnalyzer(game="bridge", detector=TruthDetector(truth),
+                             identity_reader=reader, fit_edges=False, row_strips=False)
+    reading = analyzer.read(image)
+    [on_top] = reader.on_top
+    face_up = [c for c in reading.cards if c.face_up]
+    assert len(on_top) == len(face_up)
+    by_quad = {np.asarray(c.quad).tobytes(): c for c in reading.cards}
+    for card, boxes in zip(face_up, on_top, strict=True):
+        above = [by_quad[np.asarray(b).tobytes()] for b in boxes]
+        # only later cards of the card's own row lie on it
+        assert all(c.seat == card.seat and c.row_position > card.row_position for c in above)
+        if card.row_position is not None:
+            row = reading.rows[card.seat]
+            at = next(i for i, c in enumerate(row) if c is card)
+            if card is not row[-1]:
+                # the next card of a row lies on it
+                assert any(c is row[at + 1] for c in above)
+            else:
+                assert above == []

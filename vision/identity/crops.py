@@ -194,6 +194,39 @@ def whole_card_crop(image: np.ndarray, quad: np.ndarray, size: int = CROP_SIZE) 
     return corner_crops(image, quad, size, (WHOLE_CARD,))[0]
 
 
+#: The colour a strip crop (:func:`strip_crop`) paints where a later card lies on the card: a
+#: flat grey that neither a face nor a back shows, so that the strip model reads only what
+#: shows of the card itself.
+STRIP_MASK_BGR = (128, 128, 128)
+
+
+def strip_crop(image: np.ndarray, quad: np.ndarray, on_top: np.ndarray | None = None,
+               size: int = CROP_SIZE) -> np.ndarray:
+    """The whole card at ``quad`` squeezed into a (size, size, 3) crop, as
+    :func:`whole_card_crop`, with the parts under the ``on_top`` quads ((k, 4, 2) image px:
+    the later cards of its row) painted :data:`STRIP_MASK_BGR`.
+
+    In a face-up row only a strip of each card shows. Where the corner index there is a few
+    pixels high, the pips and the court letter of that strip are larger; the strip model
+    (``models/identity_strip.onnx``) reads them. Masking the covering cards tells it which
+    part of the crop is the card's own, whichever end of it shows.
+    """
+    crop = whole_card_crop(image, quad, size)
+    tops = np.zeros((0, 4, 2)) if on_top is None else np.asarray(on_top, np.float64)
+    if not len(tops):
+        return crop
+    card_to_img = cv2.getPerspectiveTransform(_UNIT, canonical_quad(quad).astype(np.float32))
+    # image px -> crop px (pixel centres at integer coordinates, as the warp samples them)
+    to_crop = np.linalg.inv(card_to_img.astype(np.float64) @ _crop_sampling(WHOLE_CARD, size))
+    polys = cv2.perspectiveTransform(tops.reshape(-1, 4, 2), to_crop)
+    for poly in polys.reshape(-1, 4, 2):
+        if not np.isfinite(poly).all() or np.abs(poly).max() > 100 * size:
+            continue  # a quad beyond the card's horizon: it cannot lie on the card
+        cv2.fillConvexPoly(crop, np.round(poly * 16).astype(np.int32), STRIP_MASK_BGR,
+                           lineType=cv2.LINE_8, shift=4)
+    return crop
+
+
 def sharpness(crops: np.ndarray) -> float:
     """How much fine detail the corner crops hold: the largest per-crop Laplacian std-dev.
 

@@ -34,6 +34,7 @@ from vision.identity.crops import (
     corner_crops,
     is_monochrome,
     sharpness_of_cards,
+    strip_crop,
     to_tensor,
     whole_card_crop,
 )
@@ -46,8 +47,19 @@ MODEL_NAME = "identity"
 WHOLE_MODEL_NAME = "identity_whole"
 #: The corner model for greyscale pictures: the colour model trained further on grey crops.
 GREY_MODEL_NAME = "identity_grey"
-#: Names of the views a reading may rest on: the four corners, then the whole card.
-VIEW_NAMES = (*CORNER_NAMES, "whole card")
+#: The strip classifier, for row cards whose strip shows (optional: read without it if missing).
+STRIP_MODEL_NAME = "identity_strip"
+#: Names of the views a reading may rest on: the four corners, the whole card, and the strip
+#: of a row card that shows, the cards lying on it masked.
+VIEW_NAMES = (*CORNER_NAMES, "whole card", "strip")
+STRIP_VIEW = 5
+#: A row card left unread is named by its strip when the strip model gives that card at least
+#: this (cards read elsewhere in the picture taken out) ...
+STRIP_MIN_CONFIDENCE = 0.9
+#: ... and one of the corners read gives it at least this (the corners of a card whose index
+#: is a few pixels high still lean its way; a strip read off a box far from its card does not
+#: find them so).
+STRIP_CORNER_SUPPORT = 0.02
 NONE_LABEL = "none"
 #: Below this card width (short edge, px) the index is a few pixels high: refuse.
 MIN_CARD_WIDTH_PX = 24.0
@@ -196,7 +208,8 @@ class IdentityReader:
 
     def __init__(self, model_path: Path | None = None, *, min_confidence: float = 0.9,
                  threads: int = 2, whole_model_path: Path | Literal[False] | None = None,
-                 grey_model_path: Path | Literal[False] | None = None) -> None:
+                 grey_model_path: Path | Literal[False] | None = None,
+                 strip_model_path: Path | Literal[False] | None = None) -> None:
         if not 0.0 < min_confidence <= 1.0:
             raise ValueError(f"min_confidence must be in (0, 1], got {min_confidence}")
         path = Path(model_path) if model_path is not None else _default_model_path()
@@ -228,6 +241,11 @@ class IdentityReader:
         self.grey_path = self._choose(grey_model_path, model_path, GREY_MODEL_NAME)
         self._grey, self._grey_input, _ = self._companion(self.grey_path, names, path,
                                                           self.input_size)
+        # the strip view of row cards, chosen the same way
+        self.strip_path = self._choose(strip_model_path, model_path, STRIP_MODEL_NAME)
+        self._strip, self._strip_input, strip_size = self._companion(self.strip_path, names,
+                                                                     path)
+        self.strip_size = strip_size or self.input_size
         self._corners = (self._session, self._input)  # the corner model of the picture read
 
     @staticmethod
@@ -261,14 +279,17 @@ class IdentityReader:
 
     # -- model ---------------------------------------------------------------------------------
 
-    def classify(self, crops: np.ndarray, *, whole: bool = False) -> np.ndarray:
-        """Class probabilities (n, classes) of BGR uint8 crops (n, s, s, 3): corner crops, or
-        whole-card crops (``whole``) for the whole-card model."""
+    def classify(self, crops: np.ndarray, *, whole: bool = False,
+                 strip: bool = False) -> np.ndarray:
+        """Class probabilities (n, classes) of BGR uint8 crops (n, s, s, 3): corner crops,
+        whole-card crops (``whole``) for the whole-card model, or strip crops (``strip``) for
+        the strip model."""
         if len(crops) == 0:
             return np.zeros((0, len(self.class_names)), np.float32)
-        session, name = (self._whole, self._whole_input) if whole else self._corners
+        session, name = ((self._whole, self._whole_input) if whole
+                         else (self._strip, self._strip_input) if strip else self._corners)
         if session is None:
-            raise IdentityModelError("no whole-card model is loaded")
+            raise IdentityModelError(f"no {'whole-card' if whole else 'strip'} model is loaded")
         out = []
         for i in range(0, len(crops), 256):
             x = to_tensor(crops[i:i + 256])
@@ -286,7 +307,8 @@ class IdentityReader:
 
     def read(self, image: np.ndarray, quads: np.ndarray | Sequence[np.ndarray],
              game: str | None = None, covered: np.ndarray | None = None,
-             alone: np.ndarray | None = None) -> list[IdentityResult]:
+             alone: np.ndarray | None = None,
+             on_top: Sequence[np.ndarray] | None = None) -> list[IdentityResult]:
         """Read each card at ``quads`` ((n, 4, 2) image px) in ``image`` (BGR uint8).
 
         ``game`` (bridge, preferans, lhombre) restricts the answers to that game's deck.
@@ -295,6 +317,9 @@ class IdentityReader:
         as showing no index. ``alone`` ((n,) bool, optional) marks cards whose whole face
         shows: with the whole-card model loaded, such a card is named by its whole face
         (pips, picture) when that view is sure and the corners are not surer of another.
+        ``on_top`` (n arrays (k, 4, 2), optional) gives the boxes of the cards lying on each
+        card (the later cards of its row): with the strip model loaded, a card the corners
+        leave unread is read from the strip of it that shows, those boxes masked.
         A greyscale picture is read with the greyscale corner model when one is loaded.
         """
         grey = self._grey is not None and np.asarray(image).size > 0 and \
@@ -302,10 +327,12 @@ class IdentityReader:
         if grey:
             self._corners = (self._grey, self._grey_input)
             # the whole-card model is a colour model: grey faces fool it (24-26 % of lone grey
-            # cards read wrong; a grey-trained one read more right but also more wrong)
+            # cards read wrong; a grey-trained one read more right but also more wrong);
+            # the strip model is one too
             alone = None
+            on_top = None
         try:
-            return self._read(image, quads, game, covered, alone)
+            return self._read(image, quads, game, covered, alone, on_top=on_top)
         finally:
             self._corners = (self._session, self._input)
 
@@ -316,7 +343,8 @@ class IdentityReader:
 
     def _read(self, image: np.ndarray, quads: np.ndarray | Sequence[np.ndarray],
               game: str | None = None, covered: np.ndarray | None = None,
-              alone: np.ndarray | None = None, trace: bool = True) -> list[IdentityResult]:
+              alone: np.ndarray | None = None, trace: bool = True,
+              on_top: Sequence[np.ndarray] | None = None) -> list[IdentityResult]:
         """:meth:`read` with the corner model for this picture already chosen; ``trace``: read
         lone cards left unread again from their traced outline."""
         image = np.asarray(image)
@@ -397,9 +425,15 @@ class IdentityReader:
             self._look_around(image, q[todo], first, probs, used, hidden, in_deck, game)
             self._discount_neighbours(first, probs, used, q[todo], in_deck, game)
             self._exclude_taken(first, probs, used, in_deck, game)
+            stripped = np.zeros(len(todo), bool)
+            if on_top is not None and self._strip is not None:
+                stripped = self._read_strips(image, q[todo], [on_top[i] for i in todo], first,
+                                             probs, used, whole, in_deck)
             for j, r in enumerate(first):
-                if _unsure(r):
+                if _unsure(r) or (stripped[j] and r.card is None):
                     views = [*used[j], WHOLE_CARD] if whole[j] else list(used[j])
+                    if stripped[j]:
+                        views.append(STRIP_VIEW)
                     first[j] = replace(r, candidates=self._candidates(probs[j][views], in_deck))
             for i, r in zip(todo, first, strict=True):
                 results[i] = r
@@ -435,6 +469,43 @@ class IdentityReader:
                 results[i] = replace(again, corner=f"{again.corner}, card outline traced",
                                      box=traced)
                 named.add(again.card)
+
+    def _read_strips(self, image: np.ndarray, quads: np.ndarray,
+                     on_top: Sequence[np.ndarray], results: list[IdentityResult],
+                     probs: np.ndarray, used: list[tuple[int, ...]], whole: np.ndarray,
+                     in_deck: np.ndarray) -> np.ndarray:
+        """Cards still unread that other cards lie on, read from the strip of them that shows
+        (``probs[j, STRIP_VIEW]``, in place); returns which cards were so read.
+
+        A card is named by its strip at :data:`STRIP_MIN_CONFIDENCE`, the cards read elsewhere
+        in the picture taken out (one deck), when a corner read gives that card at least
+        :data:`STRIP_CORNER_SUPPORT`; two cards whose strips name the same card both stay
+        unread. The strip's answer joins the candidates of a card it does not name.
+        """
+        js = [j for j, r in enumerate(results)
+              if r.card is None and not whole[j] and len(on_top[j])
+              and (_unsure(r) or (r.reason or "").startswith(NO_INDEX))]
+        read = np.zeros(len(results), bool)
+        if not js:
+            return read
+        crops = np.stack([strip_crop(image, quads[j], on_top[j], self.strip_size) for j in js])
+        probs[js, STRIP_VIEW] = self.classify(crops, strip=True)
+        read[js] = True
+        owners = collections.Counter(r.card for r in results if r.card is not None)
+        taken = np.array([c is not None and owners[c] == 1 for c in self._cards])
+        named: dict[int, IdentityResult] = {}
+        for j in js:
+            p = np.where(in_deck & ~taken, probs[j, STRIP_VIEW], 0.0)
+            k = int(np.argmax(p))
+            support = float(probs[j, list(used[j]), k].max())
+            if p[k] >= STRIP_MIN_CONFIDENCE and support >= STRIP_CORNER_SUPPORT:
+                named[j] = IdentityResult(self._cards[k], float(p[k]), None,
+                                          VIEW_NAMES[STRIP_VIEW])
+        claims = collections.Counter(r.card for r in named.values())
+        for j, r in named.items():
+            if claims[r.card] == 1:
+                results[j] = r
+        return read
 
     @staticmethod
     def _drop_unsupported_whole_views(probs: np.ndarray, rows: Sequence[int],

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from vision.cards import BRIDGE_DECK, Card
-from vision.identity.crops import canonical_quad, corner_crops, whole_card_crop
+from vision.identity.crops import canonical_quad, corner_crops, strip_crop, whole_card_crop
 from vision.synth.faces import FaceStyle, face_mask, index_boxes, render_face, sample_face_style
 from vision.synth.style import sample_back_style
 from vision.synth.textures import draw_back
@@ -185,6 +185,11 @@ class CardPhoto:
     card_width_px: float
     index_visible: tuple[float | None, ...]
     index_visible_max: tuple[float | None, ...]  # same, for the most visible part
+    #: the card lying on it (the next card of a row), (4, 2) image px, or None (nothing, or a
+    #: hand or other object covers it)
+    occluder: np.ndarray | None = None
+    #: the share of the face hidden by what covers it
+    hidden_share: float = 0.0
 
     def readable_corners(self, threshold: float = 0.9) -> int:
         """How many corners show a whole index."""
@@ -275,6 +280,7 @@ def sample_card_photo(
     # occluders, in face coordinates, with a coverage mask for labelling
     cover = np.zeros((fh, fw), np.uint8)
     covered = False
+    occluder = None
     if not is_back and rng.random() < occlusion:
         covered = True
         if rng.random() < 0.8:  # the next card of a row (face or back)
@@ -297,6 +303,8 @@ def sample_card_photo(
             _paste(canvas, o_img, o_mask, card_to_img @ occ_m @ _scale(1 / f2))
             poly = cv2.perspectiveTransform(_unit_rect(fw, fh)[None], occ_m)[0]
             cv2.fillPoly(cover, [np.round(poly).astype(np.int32)], 255)
+            occluder = cv2.perspectiveTransform(poly[None].astype(np.float64),
+                                                card_to_img.astype(np.float64))[0]
         else:  # a hand or some object: a skin-coloured or random blob
             colour = (rng.uniform(90, 190), rng.uniform(120, 200), rng.uniform(170, 240)) \
                 if rng.random() < 0.7 else tuple(float(v) for v in rng.integers(0, 255, 3))
@@ -336,7 +344,8 @@ def sample_card_photo(
         visible.append(min(vis))
         visible_max.append(max(vis))
     return CardPhoto(photo, quad, detected, card, style, is_back, covered, card_w,
-                     tuple(visible), tuple(visible_max))
+                     tuple(visible), tuple(visible_max), occluder,
+                     float(cover.mean()) / 255.0)
 
 
 def first_true_corner(true_quad: np.ndarray, box: np.ndarray) -> int:
@@ -404,3 +413,33 @@ def sample_whole_cards(rng: np.random.Generator, **kwargs: object) -> list[CropS
     """One uncovered card photo (a back in 6 %), as its labelled whole-card crop."""
     kw = {"occlusion": 0.0, "back_chance": 0.06, **kwargs}
     return label_whole_card(sample_card_photo(rng, **kw))  # type: ignore[arg-type]
+
+
+#: A strip crop is labelled with its card when at least this share of the face shows.
+STRIP_MIN_SHOWN = 0.3
+
+
+def label_strip_card(sample: CardPhoto, rng: np.random.Generator) -> list[CropSample]:
+    """The strip crop of ``sample`` (:func:`vision.identity.crops.strip_crop`), labelled: the
+    card, with the card lying on it masked as the reader masks the later cards of a row - by
+    that card's box as a detector would draw it; ``none`` for a back. A card covered by a hand
+    (which the reader cannot mask) or all but hidden gives nothing."""
+    if sample.is_back:
+        return [CropSample(strip_crop(sample.photo, sample.detected), NONE_LABEL, 4,
+                           str(sample.card), sample.card_width_px, False)]
+    if sample.covered and sample.occluder is None:
+        return []
+    if sample.hidden_share > 1.0 - STRIP_MIN_SHOWN:
+        return []
+    tops = None
+    if sample.occluder is not None:
+        tops = detector_like(sample.occluder, sample.card_width_px, rng)[None]
+    return [CropSample(strip_crop(sample.photo, sample.detected, tops), str(sample.card), 4,
+                       str(sample.card), sample.card_width_px, sample.covered)]
+
+
+def sample_strip_cards(rng: np.random.Generator, **kwargs: object) -> list[CropSample]:
+    """One card photo, covered by the next card of a row nine times in ten (a back in 5 %),
+    as its labelled strip crop (:func:`label_strip_card`)."""
+    kw = {"occlusion": 0.9, "back_chance": 0.05, **kwargs}
+    return label_strip_card(sample_card_photo(rng, **kw), rng)  # type: ignore[arg-type]
