@@ -175,17 +175,56 @@ def _scene_chunk(args: tuple) -> tuple[str, int]:  # noqa: ANN001
     return out_file, len(crops)
 
 
+#: Scenes for the strip model's crops: seeds from here up (far from the corner crops' too).
+STRIP_SCENE_SEED = 3_800_000_000
+
+
+def _strip_scene_chunk(args: tuple) -> tuple[str, int]:  # noqa: ANN001
+    """Strip crops of ``n`` rendered scenes with face-up rows (a third hard), cut along the
+    boxes the photo pipeline hands the face reader with the boxes lying on each masked
+    (:func:`vision.identity.scene_crops.scene_strip_crops`), written to ``out_file``."""
+    from vision.detect.onnx_detector import CardDetector
+    from vision.identity.scene_crops import StripRecorder, scene_strip_crops
+    from vision.pipeline import PhotoAnalyzer
+    from vision.synth.scene import render_game_scene
+
+    out_file, first_seed, n, none_keep, _ = args
+    recorder = StripRecorder()
+    detector = CardDetector(threads=1)
+    analyzers = {g: PhotoAnalyzer(game=g, detector=detector, identity_reader=recorder)
+                 for g in SCENE_GAMES}
+    crops, labels = [], []
+    for i in range(n):
+        seed = first_seed + i
+        rng = np.random.default_rng(seed)
+        game = SCENE_GAMES[seed % 3]
+        scene = render_game_scene(game, "faceup", seed, hard=bool(rng.random() < 0.35),
+                                  image_size=SCENE_SIZES[int(rng.integers(len(SCENE_SIZES)))])
+        for c in scene_strip_crops(analyzers[game], recorder, scene, rng, back_keep=none_keep):
+            crops.append(c.crop)
+            labels.append(c.label)
+    np.savez(out_file, crops=np.stack(crops) if crops else np.zeros((0, 64, 64, 3), np.uint8),
+             labels=np.array(labels, dtype=object))
+    return out_file, len(crops)
+
+
 def scene_crops_for(names: dict[int, str], data: Path, n: int, procs: int, none_keep: float,
-                    moved_share: float):  # noqa: ANN201
-    """The crops of ``n`` scenes (:func:`_scene_chunk`), rendered once into ``data/scenes``
-    and read from there after."""
+                    moved_share: float, view: str = "corners"):  # noqa: ANN201
+    """The crops of ``n`` scenes (:func:`_scene_chunk`, or :func:`_strip_scene_chunk` for
+    the strip view), rendered once into ``data/scenes`` (``data/strip-scenes``) and read
+    from there after."""
     from small_model_options import render_split
 
-    render_split(data, "scenes", SCENE_SEED, n, SCENE_CHUNK, _scene_chunk,
-                 (none_keep, moved_share), procs, unit="crops")
+    split = "strip-scenes" if view == "strip" else "scenes"
+    if view == "strip":
+        render_split(data, split, STRIP_SCENE_SEED, n, SCENE_CHUNK, _strip_scene_chunk,
+                     (none_keep, moved_share), procs, unit="crops")
+    else:
+        render_split(data, split, SCENE_SEED, n, SCENE_CHUNK, _scene_chunk,
+                     (none_keep, moved_share), procs, unit="crops")
     index = {v: k for k, v in names.items()}
     crops, labels = [], []
-    for f in sorted((data / "scenes").glob("*.npz")):
+    for f in sorted((data / split).glob("*.npz")):
         d = np.load(f, allow_pickle=True)
         crops.append(d["crops"])
         labels += [index[str(v)] for v in d["labels"]]
@@ -277,9 +316,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="seed of those deals (11 made the video detector's frames)")
     parser.add_argument("--threads", type=int, default=2, help="torch threads")
     parser.add_argument("--scenes", type=int, default=0,
-                        help="also train on the corner crops of this many rendered scenes, cut "
-                             "along the boxes the photo pipeline gives the face reader "
-                             "(seeds 3.6e9 upwards; corners view only)")
+                        help="also train on the corner (strip) crops of this many rendered "
+                             "scenes, cut along the boxes the photo pipeline gives the face "
+                             "reader (seeds 3.6e9 upwards; strips 3.8e9 upwards; not for the "
+                             "whole view)")
     parser.add_argument("--scene-data", type=Path, default=Path("/work/data/identity-scenes"),
                         help="where those crops are rendered once and kept (a folder that "
                              "holds them already is used as it is)")
@@ -329,11 +369,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[finetune] {len(v_crops)} crops from video frames", flush=True)
         crops, y_np = np.concatenate([crops, v_crops]), np.concatenate([y_np, v_y])
     if args.scenes:
-        if args.view != "corners":
-            print("finetune_identity: --scenes needs --view corners", file=sys.stderr)
+        if args.view == "whole":
+            print("finetune_identity: --scenes needs --view corners or strip", file=sys.stderr)
             return 2
         s_crops, s_y = scene_crops_for(net.names, args.scene_data, args.scenes, args.procs,
-                                       args.scene_none_keep, args.scene_moved)
+                                       args.scene_none_keep, args.scene_moved, args.view)
         print(f"[finetune] {len(s_crops)} crops from scenes", flush=True)
         crops, y_np = np.concatenate([crops, s_crops]), np.concatenate([y_np, s_y])
     y = torch.from_numpy(y_np)

@@ -134,7 +134,7 @@ def test_an_unsure_strip_or_one_the_corners_do_not_support_names_nothing() -> No
     results = [_unsure()]
     _read_strips(_reader_with_strip("H7", 0.97, 1), results, "H7", 0.0)
     assert results[0].card is None
-    _read_strips(_reader_with_strip("H7", 0.8, 1), results, "H7", 0.05)
+    _read_strips(_reader_with_strip("H7", 0.7, 1), results, "H7", 0.05)
     assert results[0].card is None
 
 

@@ -55,7 +55,7 @@ VIEW_NAMES = (*CORNER_NAMES, "whole card", "strip")
 STRIP_VIEW = 5
 #: A row card left unread is named by its strip when the strip model gives that card at least
 #: this (cards read elsewhere in the picture taken out) ...
-STRIP_MIN_CONFIDENCE = 0.9
+STRIP_MIN_CONFIDENCE = 0.8
 #: ... and one of the corners read gives it at least this (the corners of a card whose index
 #: is a few pixels high still lean its way; a strip read off a box far from its card does not
 #: find them so).

@@ -190,3 +190,60 @@ def scene_crops(analyzer: Any, recorder: QuadRecorder, scene: Any, rng: np.rando
         return []
     return label_scene(recorder.image, scene.truth, scene.style.face, recorder.quads, rng,
                        none_keep=none_keep, moved_share=moved_share)
+
+
+class StripRecorder(QuadRecorder):
+    """:class:`QuadRecorder` for a reader with the strip view: also keeps the boxes lying on
+    each box it is handed (the later cards of its row)."""
+
+    strip_path = "identity_strip.onnx"  # the pipeline hands the boxes on top to such a reader
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.on_top: list[np.ndarray] = []
+
+    def read(self, image: np.ndarray, quads: np.ndarray, game: str | None = None,
+             covered: Any = None, alone: Any = None, on_top: Any = None) -> list[None]:
+        first = image is not self.image
+        out = super().read(image, quads, game, covered, alone)
+        if first:
+            self.on_top = [np.asarray(t, np.float64).reshape(-1, 4, 2) for t in on_top or
+                           [np.zeros((0, 4, 2))] * len(out)]
+        return out
+
+
+#: A scene's row card gives a strip crop when at least this share of it shows.
+STRIP_MIN_VISIBLE = 0.3
+
+
+def scene_strip_crops(analyzer: Any, recorder: StripRecorder, scene: Any,
+                      rng: np.random.Generator, *, back_keep: float = 0.05
+                      ) -> list[CropSample]:
+    """Strip crops (:func:`vision.identity.crops.strip_crop`) of one rendered scene's
+    face-up cards that others lie on, cut along the boxes the photo pipeline hands the reader
+    with the boxes it says lie on them masked, labelled with the truth's card where at least
+    :data:`STRIP_MIN_VISIBLE` of it shows; ``back_keep`` of the boxes on face-down cards as
+    ``none``. ``analyzer``'s identity reader is ``recorder``."""
+    from vision.identity.crops import strip_crop
+
+    recorder.image, recorder.quads, recorder.on_top = None, np.zeros((0, 4, 2)), []
+    analyzer.read(scene.image)
+    if not len(recorder.quads) or recorder.image is None:
+        return []
+    cards = scene.truth["cards"]
+    out: list[CropSample] = []
+    for quad, top, j in zip(recorder.quads, recorder.on_top,
+                            match_truth(recorder.quads, cards), strict=True):
+        if j is None or not len(top):
+            continue
+        card = cards[j]
+        if not card["face_up"]:
+            if rng.random() < back_keep:
+                out.append(CropSample(strip_crop(recorder.image, quad, top), NONE_LABEL, 5,
+                                      str(card.get("card")), card_size_px(quad)[0], True))
+            continue
+        if card["visible_fraction"] < STRIP_MIN_VISIBLE or not card.get("card"):
+            continue
+        out.append(CropSample(strip_crop(recorder.image, quad, top), card["card"], 5,
+                              card["card"], card_size_px(quad)[0], True))
+    return out
