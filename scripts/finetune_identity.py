@@ -28,6 +28,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -148,31 +149,14 @@ def _scene_chunk(args: tuple) -> tuple[str, int]:  # noqa: ANN001
     rendered scenes (face-up rows four times in five, a trick in progress otherwise; a
     third hard), labelled from the truth (:mod:`vision.identity.scene_crops`), written to
     ``out_file`` as crops and labels."""
-    from vision.detect.onnx_detector import CardDetector
     from vision.identity.scene_crops import QuadRecorder, scene_crops
-    from vision.pipeline import PhotoAnalyzer
-    from vision.synth.scene import render_game_scene
 
     out_file, first_seed, n, none_keep, moved_share = args
-    recorder = QuadRecorder()
-    detector = CardDetector(threads=1)
-    analyzers = {g: PhotoAnalyzer(game=g, detector=detector, identity_reader=recorder)
-                 for g in SCENE_GAMES}
-    crops, labels = [], []
-    for i in range(n):
-        seed = first_seed + i
-        rng = np.random.default_rng(seed)
-        game = SCENE_GAMES[seed % 3]
-        scene = render_game_scene(game, "faceup" if rng.random() < 0.8 else "mid", seed,
-                                  hard=bool(rng.random() < 0.35),
-                                  image_size=SCENE_SIZES[int(rng.integers(len(SCENE_SIZES)))])
-        for c in scene_crops(analyzers[game], recorder, scene, rng, none_keep=none_keep,
-                             moved_share=moved_share):
-            crops.append(c.crop)
-            labels.append(c.label)
-    np.savez(out_file, crops=np.stack(crops) if crops else np.zeros((0, 64, 64, 3), np.uint8),
-             labels=np.array(labels, dtype=object))
-    return out_file, len(crops)
+    return _render_crops(
+        out_file, first_seed, n, QuadRecorder(),
+        lambda rng: "faceup" if rng.random() < 0.8 else "mid",
+        lambda analyzer, recorder, scene, rng: scene_crops(
+            analyzer, recorder, scene, rng, none_keep=none_keep, moved_share=moved_share))
 
 
 #: Scenes for the strip model's crops: seeds from here up (far from the corner crops' too).
@@ -183,13 +167,25 @@ def _strip_scene_chunk(args: tuple) -> tuple[str, int]:  # noqa: ANN001
     """Strip crops of ``n`` rendered scenes with face-up rows (a third hard), cut along the
     boxes the photo pipeline hands the face reader with the boxes lying on each masked
     (:func:`vision.identity.scene_crops.scene_strip_crops`), written to ``out_file``."""
-    from vision.detect.onnx_detector import CardDetector
     from vision.identity.scene_crops import StripRecorder, scene_strip_crops
+
+    out_file, first_seed, n, none_keep, _ = args
+    return _render_crops(
+        out_file, first_seed, n, StripRecorder(), lambda rng: "faceup",
+        lambda analyzer, recorder, scene, rng: scene_strip_crops(
+            analyzer, recorder, scene, rng, back_keep=none_keep))
+
+
+def _render_crops(out_file: str, first_seed: int, n: int, recorder: Any,  # noqa: ANN401
+                  stage: Any, cut: Any) -> tuple[str, int]:  # noqa: ANN401
+    """Render ``n`` scenes from ``first_seed`` (the game by seed, ``stage(rng)``, a third
+    hard, one of the evaluation's sizes), read each up to the face reader (``recorder``
+    stands in for it) and write the crops ``cut(analyzer, recorder, scene, rng)`` gives to
+    ``out_file``."""
+    from vision.detect.onnx_detector import CardDetector
     from vision.pipeline import PhotoAnalyzer
     from vision.synth.scene import render_game_scene
 
-    out_file, first_seed, n, none_keep, _ = args
-    recorder = StripRecorder()
     detector = CardDetector(threads=1)
     analyzers = {g: PhotoAnalyzer(game=g, detector=detector, identity_reader=recorder)
                  for g in SCENE_GAMES}
@@ -198,9 +194,9 @@ def _strip_scene_chunk(args: tuple) -> tuple[str, int]:  # noqa: ANN001
         seed = first_seed + i
         rng = np.random.default_rng(seed)
         game = SCENE_GAMES[seed % 3]
-        scene = render_game_scene(game, "faceup", seed, hard=bool(rng.random() < 0.35),
+        scene = render_game_scene(game, stage(rng), seed, hard=bool(rng.random() < 0.35),
                                   image_size=SCENE_SIZES[int(rng.integers(len(SCENE_SIZES)))])
-        for c in scene_strip_crops(analyzers[game], recorder, scene, rng, back_keep=none_keep):
+        for c in cut(analyzers[game], recorder, scene, rng):
             crops.append(c.crop)
             labels.append(c.label)
     np.savez(out_file, crops=np.stack(crops) if crops else np.zeros((0, 64, 64, 3), np.uint8),
