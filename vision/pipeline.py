@@ -404,7 +404,8 @@ class PhotoAnalyzer:
                 image, quads, np.stack([c.quad for c in reading.cards]) / scale,
                 np.array([index[id(c)] for c in face_up]))
         game = self.game or "bridge"
-        covered = _covered_by_later_cards(face_up, quads)
+        later = _later_cards(face_up, quads)
+        covered = _covered_corners(quads, later)
         # only a reader with the whole-card view has a use for it
         alone = (cards_lying_alone(face_up, reading.cards, scale)
                  if getattr(reader, "whole_path", None) is not None else None)
@@ -412,7 +413,7 @@ class PhotoAnalyzer:
         strips = getattr(reader, "strip_path", None) is not None
         try:
             results = reader.read(image, quads, game, covered=covered, alone=alone,
-                                  **({"on_top": _boxes_on(face_up, quads)} if strips else {}))
+                                  **({"on_top": _boxes_on(quads, later)} if strips else {}))
         except TrickvisionError as exc:
             reading.notes.append(f"face reading failed: {exc}")
             return
@@ -451,10 +452,11 @@ class PhotoAnalyzer:
         moved = quads.copy()
         for i in which:
             moved[i] = turned[i]
-        covered = _covered_by_later_cards(face_up, moved)[which]
+        later = _later_cards(face_up, moved)
+        covered = _covered_corners(moved, later)[which]
         extra = {}
         if getattr(reader, "strip_path", None) is not None:
-            on_top = _boxes_on(face_up, moved)
+            on_top = _boxes_on(moved, later)
             extra["on_top"] = [on_top[i] for i in which]
         try:
             again = reader.read(image, moved[which], game, covered=covered, **extra)
@@ -534,17 +536,17 @@ def _later_cards(cards: list[SeenCard], quads: np.ndarray) -> np.ndarray:
     return meet & (seat[:, None] == seat[None]) & (pos[:, None] >= 0) & (pos[None] > pos[:, None])
 
 
-def _covered_by_later_cards(cards: list[SeenCard], quads: np.ndarray) -> np.ndarray:
-    """(n, 4) bool: the corners of each card that lie under a later card of its row (such a
-    corner shows the later card)."""
+def _covered_corners(quads: np.ndarray, later: np.ndarray) -> np.ndarray:
+    """(n, 4) bool: the corners of each card that lie under a later card of its row
+    (``later``: :func:`_later_cards`); such a corner shows the later card."""
     from vision.identity.crops import covered_corners_of_cards
 
-    return covered_corners_of_cards(quads, _later_cards(cards, quads))
+    return covered_corners_of_cards(quads, later)
 
 
-def _boxes_on(cards: list[SeenCard], quads: np.ndarray) -> list[np.ndarray]:
-    """For each card, the boxes (k, 4, 2) of the later cards of its row that lie on it."""
-    later = _later_cards(cards, quads)
+def _boxes_on(quads: np.ndarray, later: np.ndarray) -> list[np.ndarray]:
+    """For each card, the boxes (k, 4, 2) of the later cards of its row that lie on it
+    (``later``: :func:`_later_cards`)."""
     return [quads[row] for row in later]
 
 

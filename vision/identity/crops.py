@@ -194,6 +194,8 @@ def whole_card_crop(image: np.ndarray, quad: np.ndarray, size: int = CROP_SIZE) 
     return corner_crops(image, quad, size, (WHOLE_CARD,))[0]
 
 
+#: The sixth "crop": the whole card with the cards lying on it masked (:func:`strip_crop`).
+STRIP_CARD = 5
 #: The colour a strip crop (:func:`strip_crop`) paints where a later card lies on the card: a
 #: flat grey that neither a face nor a back shows, so that the strip model reads only what
 #: shows of the card itself.

@@ -28,6 +28,7 @@ from vision.cards import BRIDGE_DECK, LHOMBRE_DECK, PIQUET_DECK, Card
 from vision.errors import TrickvisionError, UnknownGameError
 from vision.identity.crops import (
     CORNER_NAMES,
+    STRIP_CARD,
     WHOLE_CARD,
     canonical_quad,
     card_size_px,
@@ -52,7 +53,7 @@ STRIP_MODEL_NAME = "identity_strip"
 #: Names of the views a reading may rest on: the four corners, the whole card, and the strip
 #: of a row card that shows, the cards lying on it masked.
 VIEW_NAMES = (*CORNER_NAMES, "whole card", "strip")
-STRIP_VIEW = 5
+STRIP_VIEW = STRIP_CARD
 #: A row card left unread is named by its strip when the strip model gives that card at least
 #: this (cards read elsewhere in the picture taken out) ...
 STRIP_MIN_CONFIDENCE = 0.8

@@ -24,7 +24,14 @@ import cv2
 import numpy as np
 
 from vision.cards import Card
-from vision.identity.crops import canonical_quad, card_size_px, corner_crops, crop_area
+from vision.identity.crops import (
+    STRIP_CARD,
+    canonical_quad,
+    card_size_px,
+    corner_crops,
+    crop_area,
+    strip_crop,
+)
 from vision.identity.synth import (
     NONE_LABEL,
     CropSample,
@@ -224,8 +231,6 @@ def scene_strip_crops(analyzer: Any, recorder: StripRecorder, scene: Any,
     with the boxes it says lie on them masked, labelled with the truth's card where at least
     :data:`STRIP_MIN_VISIBLE` of it shows; ``back_keep`` of the boxes on face-down cards as
     ``none``. ``analyzer``'s identity reader is ``recorder``."""
-    from vision.identity.crops import strip_crop
-
     recorder.image, recorder.quads, recorder.on_top = None, np.zeros((0, 4, 2)), []
     analyzer.read(scene.image)
     if not len(recorder.quads) or recorder.image is None:
@@ -239,11 +244,12 @@ def scene_strip_crops(analyzer: Any, recorder: StripRecorder, scene: Any,
         card = cards[j]
         if not card["face_up"]:
             if rng.random() < back_keep:
-                out.append(CropSample(strip_crop(recorder.image, quad, top), NONE_LABEL, 5,
-                                      str(card.get("card")), card_size_px(quad)[0], True))
+                out.append(CropSample(strip_crop(recorder.image, quad, top), NONE_LABEL,
+                                      STRIP_CARD, str(card.get("card")), card_size_px(quad)[0],
+                                      True))
             continue
         if card["visible_fraction"] < STRIP_MIN_VISIBLE or not card.get("card"):
             continue
-        out.append(CropSample(strip_crop(recorder.image, quad, top), card["card"], 5,
-                              card["card"], card_size_px(quad)[0], True))
+        out.append(CropSample(strip_crop(recorder.image, quad, top), card["card"],
+                              STRIP_CARD, card["card"], card_size_px(quad)[0], True))
     return out

@@ -20,7 +20,13 @@ import cv2
 import numpy as np
 
 from vision.cards import BRIDGE_DECK, Card
-from vision.identity.crops import canonical_quad, corner_crops, strip_crop, whole_card_crop
+from vision.identity.crops import (
+    STRIP_CARD,
+    canonical_quad,
+    corner_crops,
+    strip_crop,
+    whole_card_crop,
+)
 from vision.synth.faces import FaceStyle, face_mask, index_boxes, render_face, sample_face_style
 from vision.synth.style import sample_back_style
 from vision.synth.textures import draw_back
@@ -37,7 +43,7 @@ class CropSample:
 
     crop: np.ndarray  # (CROP_SIZE, CROP_SIZE, 3) uint8 BGR
     label: str  # card notation or "none"
-    corner: int  # which of the reader's four crops
+    corner: int  # which of the reader's crops: a corner, WHOLE_CARD or STRIP_CARD
     card: str  # the card actually drawn
     card_width_px: float
     visible_strip: bool  # the card was partly covered by an occluder
@@ -425,8 +431,8 @@ def label_strip_card(sample: CardPhoto, rng: np.random.Generator) -> list[CropSa
     that card's box as a detector would draw it; ``none`` for a back. A card covered by a hand
     (which the reader cannot mask) or all but hidden gives nothing."""
     if sample.is_back:
-        return [CropSample(strip_crop(sample.photo, sample.detected), NONE_LABEL, 4,
-                           str(sample.card), sample.card_width_px, False)]
+        return [CropSample(strip_crop(sample.photo, sample.detected), NONE_LABEL,
+                           STRIP_CARD, str(sample.card), sample.card_width_px, False)]
     if sample.covered and sample.occluder is None:
         return []
     if sample.hidden_share > 1.0 - STRIP_MIN_SHOWN:
@@ -434,8 +440,8 @@ def label_strip_card(sample: CardPhoto, rng: np.random.Generator) -> list[CropSa
     tops = None
     if sample.occluder is not None:
         tops = detector_like(sample.occluder, sample.card_width_px, rng)[None]
-    return [CropSample(strip_crop(sample.photo, sample.detected, tops), str(sample.card), 4,
-                       str(sample.card), sample.card_width_px, sample.covered)]
+    return [CropSample(strip_crop(sample.photo, sample.detected, tops), str(sample.card),
+                       STRIP_CARD, str(sample.card), sample.card_width_px, sample.covered)]
 
 
 def sample_strip_cards(rng: np.random.Generator, **kwargs: object) -> list[CropSample]:
