@@ -211,13 +211,10 @@ def scene_crops_for(names: dict[int, str], data: Path, n: int, procs: int, none_
     from there after."""
     from small_model_options import render_split
 
-    split = "strip-scenes" if view == "strip" else "scenes"
-    if view == "strip":
-        render_split(data, split, STRIP_SCENE_SEED, n, SCENE_CHUNK, _strip_scene_chunk,
-                     (none_keep, moved_share), procs, unit="crops")
-    else:
-        render_split(data, split, SCENE_SEED, n, SCENE_CHUNK, _scene_chunk,
-                     (none_keep, moved_share), procs, unit="crops")
+    split, first_seed, chunk = (("strip-scenes", STRIP_SCENE_SEED, _strip_scene_chunk)
+                                if view == "strip" else ("scenes", SCENE_SEED, _scene_chunk))
+    render_split(data, split, first_seed, n, SCENE_CHUNK, chunk, (none_keep, moved_share),
+                 procs, unit="crops")
     index = {v: k for k, v in names.items()}
     crops, labels = [], []
     for f in sorted((data / split).glob("*.npz")):

@@ -24,7 +24,12 @@ from vision.contract import Contract
 from vision.detect.detections import CARD_UP
 from vision.detect.obb import RawBoxes
 from vision.errors import InputFileError, TrickvisionError
-from vision.identity.crops import GREY_MODEL_NOTE, GREYSCALE_NOTE, is_monochrome
+from vision.identity.crops import (
+    GREY_MODEL_NOTE,
+    GREYSCALE_NOTE,
+    covered_corners_of_cards,
+    is_monochrome,
+)
 from vision.identity.edges import fit_to_cloth_edges
 from vision.identity.row_angle import row_turns
 from vision.identity.suit_colours import doubt_suit_colours
@@ -405,7 +410,7 @@ class PhotoAnalyzer:
                 np.array([index[id(c)] for c in face_up]))
         game = self.game or "bridge"
         later = _later_cards(face_up, quads)
-        covered = _covered_corners(quads, later)
+        covered = covered_corners_of_cards(quads, later)
         # only a reader with the whole-card view has a use for it
         alone = (cards_lying_alone(face_up, reading.cards, scale)
                  if getattr(reader, "whole_path", None) is not None else None)
@@ -453,7 +458,7 @@ class PhotoAnalyzer:
         for i in which:
             moved[i] = turned[i]
         later = _later_cards(face_up, moved)
-        covered = _covered_corners(moved, later)[which]
+        covered = covered_corners_of_cards(moved, later)[which]
         extra = {}
         if getattr(reader, "strip_path", None) is not None:
             on_top = _boxes_on(moved, later)
@@ -534,14 +539,6 @@ def _later_cards(cards: list[SeenCard], quads: np.ndarray) -> np.ndarray:
     pos = np.array([-1 if c.row_position is None else c.row_position for c in cards])
     meet = ((low[None] < high[:, None]).all(axis=2) & (low[:, None] < high[None]).all(axis=2))
     return meet & (seat[:, None] == seat[None]) & (pos[:, None] >= 0) & (pos[None] > pos[:, None])
-
-
-def _covered_corners(quads: np.ndarray, later: np.ndarray) -> np.ndarray:
-    """(n, 4) bool: the corners of each card that lie under a later card of its row
-    (``later``: :func:`_later_cards`); such a corner shows the later card."""
-    from vision.identity.crops import covered_corners_of_cards
-
-    return covered_corners_of_cards(quads, later)
 
 
 def _boxes_on(quads: np.ndarray, later: np.ndarray) -> list[np.ndarray]:

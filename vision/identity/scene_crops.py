@@ -243,13 +243,13 @@ def scene_strip_crops(analyzer: Any, recorder: StripRecorder, scene: Any,
             continue
         card = cards[j]
         if not card["face_up"]:
-            if rng.random() < back_keep:
-                out.append(CropSample(strip_crop(recorder.image, quad, top), NONE_LABEL,
-                                      STRIP_CARD, str(card.get("card")), card_size_px(quad)[0],
-                                      True))
+            if rng.random() >= back_keep:
+                continue
+            label = NONE_LABEL
+        elif card["visible_fraction"] < STRIP_MIN_VISIBLE or not card.get("card"):
             continue
-        if card["visible_fraction"] < STRIP_MIN_VISIBLE or not card.get("card"):
-            continue
-        out.append(CropSample(strip_crop(recorder.image, quad, top), card["card"],
-                              STRIP_CARD, card["card"], card_size_px(quad)[0], True))
+        else:
+            label = card["card"]
+        out.append(CropSample(strip_crop(recorder.image, quad, top), label, STRIP_CARD,
+                              str(card.get("card")), card_size_px(quad)[0], True))
     return out
