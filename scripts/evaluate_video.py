@@ -1,13 +1,17 @@
 """Held-out rendered videos, end to end with the shipped models: how much of the play is right.
 
     python scripts/evaluate_video.py [--n 6] [--data DIR] [--out results.json]
+                                     [--fps 8] [--sample-fps 15]
 
 Renders (once, cached in ``--data``) ``--n`` whole deals that nothing was ever tuned or
 trained on - seeds 6001, 6002, ... (preferans, l'hombre, bridge in turn), 960x540 at 8 fps
 like the committed sample, each with a revoke and a card turned the wrong way, every table
 in its own style (cloth, deck, lighting, camera) - and runs each exactly as ``trickvision
-video FILE --truth FILE.truth.json`` does. Reports per video and in total: tricks found,
-missed, invented, right (every card and the winner), alerts found and raised wrongly.
+video FILE --truth FILE.truth.json`` does. ``--fps 30`` renders them at a camera's 30 frames
+a second instead (cached under their own names), ``--sample-fps`` is passed on to
+``trickvision video``: together they measure what sampling fewer frames costs. Reports per
+video and in total: tricks found, missed, invented, right (every card and the winner), alerts
+found and raised wrongly.
 """
 
 from __future__ import annotations
@@ -32,27 +36,34 @@ GAMES = ("bridge", "preferans", "lhombre")  # by seed % 3
 FIRST_SEED = 6001
 
 
-def render(data: Path, seed: int) -> Path:
-    """The held-out video of ``seed`` (rendered once, then reused)."""
+#: The frame rate the held-out videos are rendered at by default (the committed sample's).
+RENDER_FPS = 8.0
+
+
+def render(data: Path, seed: int, fps: float = RENDER_FPS) -> Path:
+    """The held-out video of ``seed`` at ``fps`` frames a second (rendered once, then
+    reused; a rate other than the default is part of the file's name)."""
     game = GAMES[seed % 3]
-    stem = f"held-{game}-{seed}"
+    stem = f"held-{game}-{seed}" + ("" if fps == RENDER_FPS else f"-{fps:g}fps")
     video = data / f"{stem}.mp4"
     if not video.exists() or not (data / f"{stem}.truth.json").exists():
         t0 = time.perf_counter()
         subprocess.run([sys.executable, "-m", "vision.synth.video", "--game", game, "--seed",
-                        str(seed), "--revoke", "--wrong-orientation", "1", "--fps", "8",
+                        str(seed), "--revoke", "--wrong-orientation", "1", "--fps", f"{fps:g}",
                         "--size", "960x540", "--stem", stem, "--out", str(data)],
                        check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
         print(f"rendered {video.name} in {time.perf_counter() - t0:.0f} s", flush=True)
     return video
 
 
-def analyse(video: Path, out: Path) -> dict[str, Any]:
-    """``trickvision video`` on one file; its summary (with the score against the truth)."""
+def analyse(video: Path, out: Path, sample_fps: float | None = None) -> dict[str, Any]:
+    """``trickvision video`` on one file (``--sample-fps`` when given); its summary (with the
+    score against the truth)."""
     truth = video.with_name(video.name.removesuffix(".mp4") + ".truth.json")
+    sampling = [] if sample_fps is None else ["--sample-fps", f"{sample_fps:g}"]
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         code = cli_main(["video", str(video), "--truth", str(truth), "--out", str(out),
-                         "--quiet"])
+                         "--quiet", *sampling])
     if code not in (0, 1, None):  # 1: read, but not exactly the truth
         raise SystemExit(f"trickvision video failed on {video} (exit {code})")
     summary: dict[str, Any] = json.loads((out / "summary.json").read_text())
@@ -67,7 +78,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--first-seed", type=int, default=FIRST_SEED,
                    help=f"first video seed (default {FIRST_SEED}, the held-out set; use "
                         "another range, e.g. 7001, to tune settings without touching it)")
+    p.add_argument("--fps", type=float, default=RENDER_FPS,
+                   help=f"frame rate to render the videos at (default {RENDER_FPS:g})")
+    p.add_argument("--sample-fps", type=float, default=None,
+                   help="passed to trickvision video (default: its own default)")
     args = p.parse_args(argv)
+    if args.fps <= 0 or (args.sample_fps is not None and args.sample_fps < 0):
+        p.error("--fps must be > 0 and --sample-fps >= 0")
     data = Path(args.data)
     data.mkdir(parents=True, exist_ok=True)
     keys = ("tricks_true", "tricks_found", "tricks_right", "alerts_true")
@@ -76,8 +93,8 @@ def main(argv: list[str] | None = None) -> int:
                                                      "alerts_withdrawn": 0, "videos": []}
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(args.first_seed, args.first_seed + args.n):
-            video = render(data, seed)
-            summary = analyse(video, Path(tmp) / video.stem)
+            video = render(data, seed, args.fps)
+            summary = analyse(video, Path(tmp) / video.stem, args.sample_fps)
             score = summary["score"]
             for k in keys:
                 total[k] += score[k]
