@@ -871,6 +871,25 @@ def test_his_card_misread_in_look_after_look_before_its_turn_is_not_his_next_car
     assert tracker.tricks[2].plays[N].card == Card.from_str("SK")
 
 
+def test_his_card_read_as_another_before_his_row_shows_it_turned_is_not_his_next_card():
+    """N's SK of trick 2 lies alone a moment after the others' cards were gathered, and one
+    look 1.1 s after its last reading (hands moving in between) reads it as SQ while N's row,
+    read whole in the same look, still holds one card: his SK not yet turned, misread - not
+    his card of trick 3, which is the C5 he leads after turning the SK, laid when it first
+    showed (not when the SQ was read)."""
+    tracker, t = _lhombre_after_first_trick(Contract(trump=Suit.HEARTS, declarer=S))
+    one = {N: ["lost"], E: ["lost"], S: ["won"]}
+    t = _show(tracker, t, *_one_by_one((S, "S3"), (E, "S7"), (N, "SK")), rows=one, times=8)
+    t += 1.1
+    tracker.update(reading(faceup={N: "SQ"}, rows=one), t)
+    t += 1.0
+    c5_shown = t + 16 * 0.125  # after the turn (16 looks of the rows alone)
+    assert _trick_three_after_turning_two(tracker, t, "C7") == {
+        N: Card.from_str("C5"), E: Card.from_str("C7"), S: Card.from_str("CJ")}
+    assert tracker.tricks[3].plays[N].t == pytest.approx(c5_shown)
+    assert tracker.tricks[2].plays[N].card == Card.from_str("SK")
+
+
 def test_his_card_read_as_another_while_its_trick_lies_on_the_table_is_not_his_next_card():
     """E's S7 of trick 2 is read right four times, then as C7 in looks 1.5 s apart (a still table,
     looked at seldom) while S's S3 still lies face up beside it: nobody has gathered the

@@ -75,6 +75,9 @@ from vision.video.events import (
 
 _UNSET = object()
 _SAME_CARD_GAP_S = 1.0  # a face read again within this time of the last sighting: same card
+#: ... or within this time, when his row read whole in the same look does not hold that card
+#: yet (a row is slow to show a turn - hands, a card missed - but not by a whole trick)
+_TURN_LAG_S = 2.0
 #: A face never read for sure is named from the reader's hesitations (its candidates, summed
 #: over fresh readings) only when this many readings offered candidates ...
 _SOFT_MIN_READINGS = 2
@@ -382,6 +385,8 @@ class TableTracker:
         # (seat, trick) -> (card, t)
         self._glimpses: dict[tuple[Seat, int], tuple[Card | None, float]] = {}
         self._row_read: dict[Seat, tuple[float, int]] = {}  # last fresh reading: (t, length)
+        # when a fresh reading last showed his row whole and no longer than confirmed
+        self._row_whole_t: dict[Seat, float] = {}
         self._row_grew_t: dict[Seat, float] = {}  # when his row's last card was confirmed
         self._short_alerted: dict[Seat, int] = {}  # cards missing from a row, already alerted
         self._long_alerted: set[Seat] = set()  # rows alerted as too long (by either rule)
@@ -450,6 +455,8 @@ class TableTracker:
         for seat, (length, orients) in rows.items():
             if fresh:
                 self._row_read[seat] = (t, length)
+                if length == self.row_len[seat] and all(p in orients for p in range(1, length + 1)):
+                    self._row_whole_t[seat] = t
             self._see_row(seat, length, orients, t, out, faceup.get(seat, _UNSET))
         for seat in SEATS:
             if seat in faceup:
@@ -829,6 +836,13 @@ class TableTracker:
                 # the other cards of the trick he last played to still lie face up: nobody
                 # has gathered it, so the face at his place is still his card of it, misread
                 # (no vote: its first readings named it) - not his next card
+                last.last_face = t
+                return
+            if not gone and self._row_whole_t.get(seat) == t and \
+                    t - last.last_seen <= _TURN_LAG_S:
+                # seen a moment ago, and his row, read whole in this same look, does not hold
+                # it yet: that card still lies face up before him, misread (nobody lays his
+                # next card before turning his last one) - not his next card
                 last.last_face = t
                 return
         if card is not None and self._played_before(seat, card, played) and \
