@@ -9,9 +9,12 @@ like the committed sample, each with a revoke and a card turned the wrong way, e
 in its own style (cloth, deck, lighting, camera) - and runs each exactly as ``trickvision
 video FILE --truth FILE.truth.json`` does. ``--fps 30`` renders them at a camera's 30 frames
 a second instead (cached under their own names), ``--sample-fps`` is passed on to
-``trickvision video``: together they measure what sampling fewer frames costs. Reports per
-video and in total: tricks found, missed, invented, right (every card and the winner), alerts
-found and raised wrongly.
+``trickvision video``: together they measure what sampling fewer frames costs. ``--live``
+runs each video as ``trickvision watch`` would see it from a camera instead (the live gate and
+confirmation, every frame, none dropped), and measures each alert's delay from the true moment
+to the frame that raised it - the delay a player at the table waits. Reports per video and in
+total: tricks found, missed, invented, right (every card and the winner), alerts found and
+raised wrongly, and the alerts' delays.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import argparse
 import contextlib
 import io
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -70,6 +74,37 @@ def analyse(video: Path, out: Path, sample_fps: float | None = None) -> dict[str
     return summary
 
 
+def analyse_live(video: Path) -> dict[str, Any]:
+    """``video`` as ``trickvision watch`` reads a camera: the shipped models, the live gate
+    and confirmation, every frame in turn; scored against its truth with each event's raising
+    time (the frame that produced it). Returns the summary ``analyse`` gives."""
+    from vision.seats import Seat
+    from vision.video.compare import score_events
+    from vision.video.gate import CONFIRM_S, LIVE, ChangeGate
+    from vision.video.options import contract_from_truth, load_truth, truth_events
+    from vision.video.pipeline import PhotoAnalyzerAdapter, VideoPipeline
+    from vision.video.sources import VideoFileSource
+    from vision.video.tracker import TableTracker
+
+    truth = load_truth(str(video.with_name(video.name.removesuffix(".mp4") + ".truth.json")))
+    source = VideoFileSource(video)
+    tracker = TableTracker(truth["game"], source.fps,
+                           seats=tuple(Seat.from_str(s) for s in truth["seats"]),
+                           dealer=Seat.from_str(truth["dealer"]),
+                           contract=contract_from_truth(truth["contract"]),
+                           confirm_s=CONFIRM_S["live"])
+    raised: list[tuple[Any, float]] = []
+    pipeline = VideoPipeline(PhotoAnalyzerAdapter(truth["game"]), tracker,
+                             gate=ChangeGate(**LIVE), sinks=[lambda e, t: raised.append((e, t))])
+    t0 = time.perf_counter()
+    pipeline.run(source)
+    score = score_events(truth_events(truth), [e for e, _ in raised],
+                         confirmed=[t for _, t in raised])
+    return {"score": score.to_dict() | {"alert_delays_s": [round(d, 3)
+                                                          for d in score.alert_delays]},
+            "analysed": pipeline.stats.analysed, "wall_s": time.perf_counter() - t0}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--n", type=int, default=6, help="held-out videos (seeds 6001, 6002, ...)")
@@ -82,7 +117,12 @@ def main(argv: list[str] | None = None) -> int:
                    help=f"frame rate to render the videos at (default {RENDER_FPS:g})")
     p.add_argument("--sample-fps", type=float, default=None,
                    help="passed to trickvision video (default: its own default)")
+    p.add_argument("--live", action="store_true",
+                   help="read each video as `trickvision watch` reads a camera (live gate and "
+                        "confirmation, every frame); alert delays to the frame that raised them")
     args = p.parse_args(argv)
+    if args.live and args.sample_fps is not None:
+        p.error("--live reads every frame, as from a camera: --sample-fps does not apply")
     if args.fps <= 0 or (args.sample_fps is not None and args.sample_fps < 0):
         p.error("--fps must be > 0 and --sample-fps >= 0")
     data = Path(args.data)
@@ -91,10 +131,12 @@ def main(argv: list[str] | None = None) -> int:
     total: dict[str, Any] = {k: 0 for k in keys} | {"missed": 0, "invented": 0,
                                                      "alerts_found": 0, "alerts_extra": 0,
                                                      "alerts_withdrawn": 0, "videos": []}
+    delays: list[float] = []  # --live: each alert found, true moment -> raised
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(args.first_seed, args.first_seed + args.n):
             video = render(data, seed, args.fps)
-            summary = analyse(video, Path(tmp) / video.stem, args.sample_fps)
+            summary = (analyse_live(video) if args.live
+                       else analyse(video, Path(tmp) / video.stem, args.sample_fps))
             score = summary["score"]
             for k in keys:
                 total[k] += score[k]
@@ -104,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
             total["alerts_found"] += found
             total["alerts_extra"] += len(score["alerts_extra"])
             total["alerts_withdrawn"] += len(score["alerts_withdrawn"])
+            delays += score.get("alert_delays_s", [])
             total["videos"].append({"video": video.name, "score": score,
                                     "analysed": summary["analysed"], "wall_s": summary["wall_s"]})
             print(f"{video.name:28s} tricks {score['tricks_right']:2d}/{score['tricks_true']:2d} "
@@ -117,6 +160,11 @@ def main(argv: list[str] | None = None) -> int:
           f"{t['tricks_found']} found, {t['missed']} missed, {t['invented']} invented; alerts "
           f"{t['alerts_found']} of {t['alerts_true']} found, {t['alerts_extra']} false "
           f"({t['alerts_withdrawn']} more raised and withdrawn)")
+    if args.live and delays:
+        total["alert_delays_s"] = delays
+        print(f"alerts raised (live) {statistics.median(delays):.2f} s after their moment "
+              f"(median), {max(delays):.2f} s at most; {sum(d <= 1.0 for d in delays)} of "
+              f"{len(delays)} within 1 s")
     if args.out:
         Path(args.out).write_text(json.dumps(total, indent=2))
     return 0
