@@ -1,6 +1,6 @@
 """Rewrite an exported OBB detector's box decoding (DFL) to a form onnxruntime runs faster.
 
-    /work/trainenv/bin/python scripts/rewrite_dfl.py models/detector_video.onnx
+    .venv-train/bin/python scripts/rewrite_dfl.py models/detector_video.onnx
 
 ultralytics exports the distribution focal loss decoding of each box side as Reshape
 (b, 4, 16, A) -> Transpose (b, 16, 4, A) -> Softmax over axis 1 -> a 1x1 Conv whose weights
@@ -53,21 +53,11 @@ def rewrite(model):  # type: ignore[no-untyped-def]  # an onnx.ModelProto
                                                     if a.name == "perm")))
         if axis != 1 or perm != [0, 2, 1, 3] or w.shape[:2] != (1, w.size) or w.size < 2:
             continue
-        bins = w.size
         # bins last: (b, 4, A, bins), softmax over them, weighted by the conv's weights
-        for a in trans.attribute:
-            if a.name == "perm":
-                trans.attribute.remove(a)
-                break
-        trans.attribute.append(helper.make_attribute("perm", [0, 1, 3, 2]))
-        for a in soft.attribute:
-            if a.name == "axis":
-                soft.attribute.remove(a)
-                break
-        soft.attribute.append(helper.make_attribute("axis", 3))
+        _set_attribute(trans, "perm", [0, 1, 3, 2])
+        _set_attribute(soft, "axis", 3)
         weights = conv.input[1] + "_bins_last"
-        graph.initializer.append(numpy_helper.from_array(
-            w.reshape(bins, 1).astype(w.dtype), weights))
+        graph.initializer.append(numpy_helper.from_array(w.reshape(w.size, 1), weights))
         matmul = helper.make_node("MatMul", [conv.input[0], weights], list(conv.output),
                                   name=conv.name + "_bins_last")
         index = list(graph.node).index(conv)
@@ -81,6 +71,16 @@ def rewrite(model):  # type: ignore[no-untyped-def]  # an onnx.ModelProto
         # hold; they are hints only, and onnxruntime infers them again
         del graph.value_info[:]
     return done
+
+
+def _set_attribute(node, name: str, value) -> None:  # type: ignore[no-untyped-def]
+    """Give ``node`` (an onnx.NodeProto) the attribute ``name`` = ``value``, replacing it."""
+    from onnx import helper
+
+    for a in list(node.attribute):
+        if a.name == name:
+            node.attribute.remove(a)
+    node.attribute.append(helper.make_attribute(name, value))
 
 
 def largest_difference(before: Path, after: bytes, shapes: list[tuple[int, int]]) -> float:
