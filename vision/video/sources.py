@@ -278,7 +278,14 @@ class LiveSource:
 
     def _open(self) -> cv2.VideoCapture:
         if isinstance(self.target, int):
-            cap = cv2.VideoCapture(self.target)
+            # OpenCV's camera backends log errors of their own while probing an index that
+            # is not there; the message below says it plainly
+            level = cv2.utils.logging.getLogLevel()
+            cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+            try:
+                cap = cv2.VideoCapture(self.target)
+            finally:
+                cv2.utils.logging.setLogLevel(level)
             what = f"camera {self.target} does not exist or cannot be opened"
         else:
             timeout_ms = int(max(1.0, self.stall_s) * 1000)
