@@ -1136,6 +1136,28 @@ def test_a_face_never_read_is_named_from_the_rest_of_the_deal():
     assert observation.rows[E][4].card == dict(truth.plays)[E]
 
 
+def test_the_one_face_never_read_is_named_from_the_deck_even_when_it_revokes():
+    """N revokes in trick 3 (seed 30) with a card whose face is never read. The rules would
+    not put a card there that breaks them, but bridge plays the whole deck: with every other
+    card read once, N's is the one card nobody was seen to play - named, and the revoke it
+    shows alerted at the deal's end."""
+    script = make_script("bridge", 30, n_tricks=13, hover=False, revoke=True)
+    [revoke] = [e for e in script.events if isinstance(e, Alert) and e.alert == "revoke"]
+    assert (revoke.seat, revoke.trick) == (N, 3)
+    tracker = _tracker(script, 5.0)
+    out = []
+    for t, r in script_readings(script, 5.0):
+        for seat, sc in r.current_trick.items():
+            if seat == N and len(r.rows.get(seat, [])) + 1 == 3:
+                sc.card, sc.card_confidence = None, 0.0
+        out += tracker.update(r, t)
+    reports = [e for e in out if isinstance(e, TrickComplete) and e.number == 3]
+    assert dict(reports[0].cards)[N] is None
+    assert dict(reports[-1].cards) == dict(script.deal.tricks[2].plays)
+    assert reports[-1].deduced == (N,)
+    assert ("revoke", N, 3) in {(a.alert, a.seat, a.trick) for a in out if isinstance(a, Alert)}
+
+
 def test_faces_never_read_the_rules_cannot_tell_apart_or_too_many_are_not_named():
     """Three faces never read that the rules leave several ways to fill stay unread; four
     are not tried: the deduction would rest on too little."""

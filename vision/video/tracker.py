@@ -1758,7 +1758,33 @@ class TableTracker:
         done = [tr for tr in tricks if tr is not None]
         self._settle_twins(done, out)
         self._name_from_the_deal(done, out)
+        self._name_the_one_unseen(done, out)
         self._lead_again(done, out)
+
+    def _name_the_one_unseen(self, done: list[_TrickState], out: list[Event]) -> None:
+        """Where the deal uses the whole deck (bridge) and every card but one was read, each
+        once, the face never read is the one card of the deck not seen - in whichever trick
+        it lies (as :meth:`_name_by_elimination` names the last trick's). Asked only after
+        the search by the rules (:meth:`_name_from_the_deal`) left it unnamed - it puts no
+        card where it would break a rule, and it knows a face read as its twin - so no rule
+        is asked here: a revoke made with that card is then shown, and alerted."""
+        assert self.seats is not None
+        if len(self.game.deck) != self.game.hand_size * len(self.seats):
+            return
+        unseen = [(tr, s) for tr in done for s in tr.plays if self._card_of(tr, s) is None]
+        if len(unseen) != 1:
+            return
+        known = [c for tr in done for s in tr.plays if (c := self._card_of(tr, s)) is not None]
+        left = set(self.game.deck) - set(known)
+        if len(known) != len(self.game.deck) - 1 or len(left) != 1:
+            return
+        tr, seat = unseen[0]
+        play = tr.plays[seat]
+        play.votes.clear()  # unread: the deck names it
+        play.latest, play.card = None, left.pop()
+        tr.deduced.add(seat)
+        self._recomplete(tr, out)
+        self._check_revokes(seat, self.last_t, out)
 
     def _name_from_the_deal(self, done: list[_TrickState], out: list[Event]) -> None:
         """The search of :meth:`_deduce_unread_faces` over the deal's completed tricks."""
