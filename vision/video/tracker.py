@@ -1736,11 +1736,16 @@ class TableTracker:
         unseen = [s for s in last.plays if self._card_of(last, s) is None]
         if len(unseen) != 1:
             return
-        known = [c for k, tr in self.tricks.items() for s in tr.plays
-                 if (c := self._card_of(tr, s)) is not None]
+        card = self._the_card_not_seen(self.tricks.values())
+        if card is not None:
+            last.plays[unseen[0]].card = card
+
+    def _the_card_not_seen(self, tricks: Iterable[_TrickState]) -> Card | None:
+        """The one card of the deck none of ``tricks``' plays is taken for, when all the
+        others are, each once; else None."""
+        known = [c for tr in tricks for s in tr.plays if (c := self._card_of(tr, s)) is not None]
         left = set(self.game.deck) - set(known)
-        if len(known) == len(self.game.deck) - 1 and len(left) == 1:
-            last.plays[unseen[0]].card = left.pop()
+        return left.pop() if len(known) == len(self.game.deck) - 1 and len(left) == 1 else None
 
     def _deduce_unread_faces(self, out: list[Event]) -> None:
         """Once every trick of the deal is in, name the faces never read from the rest of the
@@ -1772,16 +1777,13 @@ class TableTracker:
         if len(self.game.deck) != self.game.hand_size * len(self.seats):
             return
         unseen = [(tr, s) for tr in done for s in tr.plays if self._card_of(tr, s) is None]
-        if len(unseen) != 1:
-            return
-        known = [c for tr in done for s in tr.plays if (c := self._card_of(tr, s)) is not None]
-        left = set(self.game.deck) - set(known)
-        if len(known) != len(self.game.deck) - 1 or len(left) != 1:
+        card = self._the_card_not_seen(done) if len(unseen) == 1 else None
+        if card is None:
             return
         tr, seat = unseen[0]
         play = tr.plays[seat]
         play.votes.clear()  # unread: the deck names it
-        play.latest, play.card = None, left.pop()
+        play.latest, play.card = None, card
         tr.deduced.add(seat)
         self._recomplete(tr, out)
         self._check_revokes(seat, self.last_t, out)
