@@ -21,7 +21,6 @@ def test_the_camera_counts_rows_again_with_its_own_strips_and_photos_with_theirs
     assert PhotoAnalyzerAdapter("bridge", row_strips=False).inner.row_strips is None
 
 
-
 @pytest.mark.skipif(not model_exists("identity"), reason="identity model not shipped")
 def test_the_camera_loads_its_face_reader_before_the_stream(monkeypatch):
     """Loading the face reader inside the first face-up frame's analysis held that frame up

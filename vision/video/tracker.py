@@ -1731,8 +1731,6 @@ class TableTracker:
         """Where the deal uses the whole deck (bridge), the one card of the last trick never
         seen is the one card of the deck not seen in the deal; with two or more unseen, which
         is whose is not known, and none is named."""
-        if len(self.game.deck) != self.game.hand_size * len(self.seats or ()):
-            return
         unseen = [s for s in last.plays if self._card_of(last, s) is None]
         if len(unseen) != 1:
             return
@@ -1741,8 +1739,10 @@ class TableTracker:
             last.plays[unseen[0]].card = card
 
     def _the_card_not_seen(self, tricks: Iterable[_TrickState]) -> Card | None:
-        """The one card of the deck none of ``tricks``' plays is taken for, when all the
-        others are, each once; else None."""
+        """The one card of the deck none of ``tricks``' plays is taken for, when the deal uses
+        the whole deck (bridge) and all the others are, each once; else None."""
+        if len(self.game.deck) != self.game.hand_size * len(self.seats or ()):
+            return None
         known = [c for tr in tricks for s in tr.plays if (c := self._card_of(tr, s)) is not None]
         left = set(self.game.deck) - set(known)
         return left.pop() if len(known) == len(self.game.deck) - 1 and len(left) == 1 else None
@@ -1773,9 +1773,6 @@ class TableTracker:
         the search by the rules (:meth:`_name_from_the_deal`) left it unnamed - it puts no
         card where it would break a rule, and it knows a face read as its twin - so no rule
         is asked here: a revoke made with that card is then shown, and alerted."""
-        assert self.seats is not None
-        if len(self.game.deck) != self.game.hand_size * len(self.seats):
-            return
         unseen = [(tr, s) for tr in done for s in tr.plays if self._card_of(tr, s) is None]
         card = self._the_card_not_seen(done) if len(unseen) == 1 else None
         if card is None:
