@@ -60,6 +60,7 @@ from vision.contract import Contract
 from vision.deduce import deduce_unread
 from vision.errors import TrickvisionError
 from vision.games import Game, find_game
+from vision.reconstruct import reconstruct
 from vision.record import Observation, Orientation, RowEntry
 from vision.seats import SEATS, Seat
 from vision.table.reading import SeenCard, TableReading
@@ -260,6 +261,15 @@ def _majority(play: _Play) -> Card | None:
     return best
 
 
+def _sureness(play: _Play, card: Card) -> float:
+    """How sure the tracker is that ``play`` is ``card``, for the reconstruction: the share
+    of its readings that named it, with one reading for and one against added (a face read
+    as a card four times of four is surer than one read once; a card no reading named -
+    the rules or the deck named it - gets 0.5). Where one card was read at two places, the
+    reconstruction keeps the surer and leaves the other to the rules."""
+    return (play.votes.get(card, 0) + 1) / (sum(play.votes.values()) + 2)
+
+
 def _names(play: _Play, card: Card) -> bool:
     """True when ``play`` was taken for ``card`` (as laid, or by most of its readings)."""
     return card in (play.card, _majority(play))
@@ -391,6 +401,7 @@ class TableTracker:
         self._short_alerted: dict[Seat, int] = {}  # cards missing from a row, already alerted
         self._long_alerted: set[Seat] = set()  # rows alerted as too long (by either rule)
         self._emitted: set[tuple] = set()
+        self._reported: dict[int, TrickComplete] = {}  # each trick's last report
         # wrong-orientation alerts raised and not withdrawn: (seat, trick) -> the alert
         self._standing: dict[tuple[Seat, int], Alert] = {}
         self._empty_since: float | None = None  # no row seen since
@@ -1284,11 +1295,13 @@ class TableTracker:
                       cards: list[Card | None], out: list[Event], agrees: bool = True) -> None:
         """Emit ``trick_complete`` for ``tr`` as it stands (leader, winner and its source),
         once per ``key``: the first report, or a later one that corrects it."""
-        self._emit(key, TrickComplete(
+        report = TrickComplete(
             t=t, deal=self.deal, number=tr.number, leader=tr.leader, winner=tr.winner,
             cards=tuple((s, c) for s, c in zip(order, cards, strict=True)),
             winner_source=tr.winner_source or "unknown", order_agrees=agrees,
-            deduced=tuple(s for s in order if s in tr.deduced)), out)
+            deduced=tuple(s for s in order if s in tr.deduced))
+        if self._emit(key, report, out):
+            self._reported[tr.number] = report
 
     def _card_of(self, tr: _TrickState, seat: Seat) -> Card | None:
         """The card ``seat`` played to ``tr``: the identity read most often; for a face never
@@ -1675,6 +1688,7 @@ class TableTracker:
     def _finish_deal(self, t: float, out: list[Event], cleared: bool = False) -> None:
         self._finished = True
         self._deduce_unread_faces(out)
+        self._settle_by_reconstruction(out)
         self._withdraw_unsure(t, out)
         seats = self.seats or tuple(s for s in SEATS if self.row_len[s])
         result: dict[str, int] = {side: 0 for side in self.game.sides(seats)} if seats else {}
@@ -1707,6 +1721,7 @@ class TableTracker:
         self._advance(t, out)
         self._complete_last_trick(t, out)
         self._deduce_unread_faces(out)  # the last rows may never have shown: the play is in
+        self._settle_by_reconstruction(out)
         self._withdraw_unsure(t, out)
         return out
 
@@ -1765,6 +1780,50 @@ class TableTracker:
         self._name_from_the_deal(done, out)
         self._name_the_one_unseen(done, out)
         self._lead_again(done, out)
+
+    def _settle_by_reconstruction(self, out: list[Event]) -> None:
+        """Once every trick of the deal is in: each trick as the reconstruction of the whole
+        deal (:func:`vision.reconstruct.reconstruct` of :meth:`observation`, what
+        ``report.json`` and the PBN say) settles it, where it names every card and the winner
+        and differs from the trick's last report - reported again, so that the play record
+        and the report agree. The reconstruction weighs every row and trick together: a
+        winner misread early (a face taken for a higher card) makes the next leader wrong,
+        which the tracker, trick by trick, does not undo (held-out bridge 6711: a jack read
+        as a spade gave E trick 8, and the lead and win of 9 and 10; the rows and the rules
+        of the whole deal give all three to N). A trick it leaves open keeps its report."""
+        hand = self.game.hand_size
+        if self.seats is None:
+            return
+        tricks = [self.tricks.get(k) for k in range(1, hand + 1)]
+        if any(tr is None or not tr.completed or set(tr.plays) != set(self.seats)
+               for tr in tricks):
+            return
+        report = reconstruct(self.observation())
+        if len(report.tricks) != hand or report.issues_of("row_length"):
+            return  # rows repaired or not aligned with the tricks: no trick-by-trick match
+        for tr, settled in zip(tricks, report.tricks, strict=True):
+            assert tr is not None
+            if settled.leader is None or settled.winner is None:
+                continue
+            order = self.game.play_order(settled.leader, self.seats)
+            cards = [settled.cards.get(s) for s in order]
+            said = self._reported.get(tr.number)
+            if any(c is None for c in cards) or (
+                    said is not None and (said.leader, said.winner, dict(said.cards))
+                    == (settled.leader, settled.winner, dict(zip(order, cards, strict=True)))):
+                continue  # left open, or reported so already
+            before = dict(said.cards) if said is not None else {}
+            for seat, card in zip(order, cards, strict=True):
+                play = tr.plays[seat]
+                if before.get(seat) != card and not play.votes.get(card):
+                    tr.deduced.add(seat)  # no reading showed it: the deal names it
+                if _majority(play) != card:
+                    play.votes.clear()
+                    play.latest, play.card = None, card
+            tr.leader, tr.winner = settled.leader, settled.winner
+            tr.winner_source = "rules" if settled.evidence == "cards" else "rows"
+            self._report_trick(tr, ("complete", tr.number, "deal", tuple(cards), tr.winner),
+                               max(p.t for p in tr.plays.values()), order, cards, out)
 
     def _name_the_one_unseen(self, done: list[_TrickState], out: list[Event]) -> None:
         """Where the deal uses the whole deck (bridge) and every card but one was read, each
@@ -2057,6 +2116,7 @@ class TableTracker:
                 if self.seats is None and len(e.cards) == self.game.n_players:
                     self.seats = tuple(sorted(s for s, _ in e.cards))
                 self._emitted.add(("complete", e.number))
+                self._reported[e.number] = e
                 if e.winner_source == "rows" and tr.winner is not None:
                     cards = [c for _, c in e.cards]
                     if all(c is not None for c in cards):
@@ -2096,7 +2156,9 @@ class TableTracker:
     # ------------------------------------------------------------------ summary
     def observation(self) -> Observation:
         """The deal in progress as the reconstruction's input: rows per seat in trick order,
-        orientation as turned, card as seen face up."""
+        orientation as turned, card as most readings named it face up, and how sure that
+        is (:func:`_sureness`; a session resumed from its events no longer knows how many
+        readings named its earlier cards, and weighs them alike)."""
         seats = self.seats or tuple(s for s in (Seat.N, Seat.E, Seat.S, Seat.W)
                                     if self.row_len[s])
         rows: dict[Seat, list[RowEntry]] = {s: [] for s in seats}
@@ -2109,9 +2171,11 @@ class TableTracker:
                     continue
                 o = tr.turned[s][0] if s in tr.turned else Orientation.UNKNOWN
                 play = tr.plays.get(s)
-                rows[s].append(RowEntry(orientation=o, card=play.card if play else None,
-                                        confidence=1.0, card_confidence=1.0 if play and play.card
-                                        else None))
+                # the card the trick's events name: most of its readings, not the first
+                card = _majority(play) if play else None
+                rows[s].append(RowEntry(orientation=o, card=card, confidence=1.0,
+                                        card_confidence=None if play is None or card is None
+                                        else _sureness(play, card)))
         first = self.tricks[1].leader if 1 in self.tricks else None
         return Observation(game=self.game.name, rows=rows, dealer=self.dealer,
                            first_leader=(self.given_first_leader
