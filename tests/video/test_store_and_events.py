@@ -18,6 +18,7 @@ from vision.video.events import (
     DealFinished,
     TrickComplete,
     event_from_dict,
+    tricks_reported,
 )
 from vision.video.store import EventStore, StoreError
 
@@ -85,3 +86,14 @@ def test_not_a_database_is_a_clear_error(tmp_path):  # type: ignore[no-untyped-d
         EventStore(bad, game="bridge")
     with pytest.raises(TrickvisionError, match="folder"):
         EventStore(tmp_path, game="bridge")
+
+
+def test_a_trick_reported_again_is_counted_once():
+    """The summary's trick count: a trick corrected at the deal's end (reported again) and
+    the same trick number in the next deal of the session."""
+    first = TrickComplete(t=3.0, number=1, leader=Seat.N, winner=Seat.E)
+    again = TrickComplete(t=3.0, number=1, leader=Seat.N, winner=Seat.N, winner_source="rows")
+    second = TrickComplete(t=9.0, number=2, leader=Seat.N, winner=Seat.S)
+    next_deal = TrickComplete(t=40.0, deal=2, number=1, leader=Seat.E, winner=Seat.E)
+    laid = CardLaid(t=1.0, seat=Seat.N, card=Card.from_str("SA"), trick=1)
+    assert tricks_reported([laid, first, again, second, next_deal]) == 3

@@ -42,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from vision.games import find_game
-    from vision.video.events import Alert, AlertWithdrawn, TrickComplete
+    from vision.video.events import Alert, AlertWithdrawn, tricks_reported
     from vision.video.options import (
         Progress,
         confirm_s,
@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
         "analysed": st.analysed, "wall_s": round(wall, 3),
         "video_s": round(video_s, 3), "speed_x_realtime": round(video_s / max(wall, 1e-9), 1),
         "events": st.events, "deals": len(deals),
-        "tricks": len([e for e in pipeline.events if isinstance(e, TrickComplete)]),
+        "tricks": tricks_reported(pipeline.events),
         "alerts": len([e for e in pipeline.events if isinstance(e, Alert)]),
         "alerts_withdrawn": len([e for e in pipeline.events if isinstance(e, AlertWithdrawn)]),
         "outputs": {k: str(v) for k, v in paths.items()},

@@ -8,6 +8,7 @@ is later by the persistence the tracker waits for. Events are plain values: ``to
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -214,6 +215,12 @@ def _opt_seat(x: Any) -> Seat | None:
 
 def _opt_card(x: Any) -> Card | None:
     return None if x is None else Card.from_str(x)
+
+
+def tricks_reported(events: Iterable[Event]) -> int:
+    """How many tricks ``events`` report complete: a trick reported again (corrected) is
+    still one trick."""
+    return len({(e.deal, e.number) for e in events if isinstance(e, TrickComplete)})
 
 
 def event_from_dict(d: dict[str, Any]) -> Event:
