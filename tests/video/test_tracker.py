@@ -2134,3 +2134,30 @@ def _rows_as_read(observation):  # type: ignore[no-untyped-def]
     """An observation's rows without how sure each face was: the events store the cards,
     not how many readings named them (a resumed session weighs its earlier faces alike)."""
     return {s: [(e.orientation, e.card) for e in row] for s, row in observation.rows.items()}
+
+
+def test_a_recording_ending_on_the_last_turn_gets_that_tricks_winner_from_the_rows():
+    """L'hombre deal 5: the recording ends 0.2 s after the last trick is turned, and one face
+    of that trick was never read. The tracker, out of frames, leaves its winner open; the
+    reconstruction of the whole deal reads it off the rows, and the trick is reported again
+    with it (the unread card stays unread) - as report.json says."""
+    script = make_script("lhombre", 5, n_tricks=9, hover=False)
+    tracker = _tracker(script, 5.0)
+    last = script.deal.tricks[-1]
+    hidden = last.plays[-1][0]
+    end = max(turn[1] for turn in script.turns) + 0.2
+    out: list = []
+    t = 0.0
+    for t, r in script_readings(script, 5.0):
+        if t > end:
+            break
+        face = r.current_trick.get(hidden)
+        if face is not None and len(r.rows.get(hidden, [])) == 8:
+            face.card, face.card_confidence = None, 0.0
+        out += tracker.update(r, t)
+    out += tracker.end_of_stream(t)
+    reports = [e for e in out if isinstance(e, TrickComplete) and e.number == 9]
+    assert reports[0].winner is None
+    assert reports[-1].winner == last.winner and reports[-1].winner_source == "rows"
+    assert dict(reports[-1].cards)[hidden] is None
+    assert reconstruct(tracker.observation()).tricks[-1].winner == last.winner

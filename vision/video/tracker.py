@@ -1784,13 +1784,14 @@ class TableTracker:
     def _settle_by_reconstruction(self, out: list[Event]) -> None:
         """Once every trick of the deal is in: each trick as the reconstruction of the whole
         deal (:func:`vision.reconstruct.reconstruct` of :meth:`observation`, what
-        ``report.json`` and the PBN say) settles it, where it names every card and the winner
-        and differs from the trick's last report - reported again, so that the play record
-        and the report agree. The reconstruction weighs every row and trick together: a
-        winner misread early (a face taken for a higher card) makes the next leader wrong,
-        which the tracker, trick by trick, does not undo (held-out bridge 6711: a jack read
-        as a spade gave E trick 8, and the lead and win of 9 and 10; the rows and the rules
-        of the whole deal give all three to N). A trick it leaves open keeps its report."""
+        ``report.json`` and the PBN say) settles it, where it names the winner and every card
+        the tracker named, and differs from the trick's last report - reported again, so that
+        the play record and the report agree. The reconstruction weighs every row and trick
+        together: a winner misread early (a face taken for a higher card) makes the next
+        leader wrong, which the tracker, trick by trick, does not undo (held-out bridge 6711:
+        a jack read as a spade gave E trick 8, and the lead and win of 9 and 10; the rows and
+        the rules of the whole deal give all three to N). A trick whose winner it leaves open, or a
+        card the tracker named, keeps its report."""
         hand = self.game.hand_size
         if self.seats is None:
             return
@@ -1808,13 +1809,16 @@ class TableTracker:
             order = self.game.play_order(settled.leader, self.seats)
             cards = [settled.cards.get(s) for s in order]
             said = self._reported.get(tr.number)
-            if any(c is None for c in cards) or (
-                    said is not None and (said.leader, said.winner, dict(said.cards))
-                    == (settled.leader, settled.winner, dict(zip(order, cards, strict=True)))):
-                continue  # left open, or reported so already
             before = dict(said.cards) if said is not None else {}
+            named = zip(order, cards, strict=True)
+            if any(c is None and before.get(s) is not None for s, c in named) or (
+                    said is not None and (said.leader, said.winner, before)
+                    == (settled.leader, settled.winner, dict(zip(order, cards, strict=True)))):
+                continue  # it leaves open a card the tracker named, or says the same
             for seat, card in zip(order, cards, strict=True):
                 play = tr.plays[seat]
+                if card is None:
+                    continue  # unread either way
                 if before.get(seat) != card and not play.votes.get(card):
                     tr.deduced.add(seat)  # no reading showed it: the deal names it
                 if _majority(play) != card:
