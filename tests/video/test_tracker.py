@@ -1160,10 +1160,10 @@ def test_the_one_face_never_read_is_named_from_the_deck_even_when_it_revokes():
 
 
 def test_faces_the_trackers_own_search_leaves_unread_are_named_by_the_deals_reconstruction():
-    """Three faces never read are more than the tracker's search settles (it suspects twins
-    misread too), four more than it tries. At the deal's end the reconstruction of the whole
-    deal - rows, rules and every trick together, as report.json gives it - leaves one card
-    for each place: the tricks are reported again with them, marked as named, not read."""
+    """Three faces never read are more than the tracker's own search settles here, four more
+    than it tries. At the deal's end the reconstruction of the whole deal - rows, rules and
+    every trick together, as report.json gives it - leaves one card for each place: the
+    tricks are reported again with them, marked as named, not read."""
     for hidden in ({(E, 5), (S, 8), (N, 11)}, {(E, 5), (S, 8), (N, 11), (S, 3)}):
         script, out = _bridge_with_unread_faces(hidden)
         reports = [e for e in out if isinstance(e, TrickComplete)]
