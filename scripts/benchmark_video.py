@@ -44,7 +44,7 @@ from vision.synth.video import make_script, video_style, write_video  # noqa: E4
 from vision.video.compare import evaluate_script  # noqa: E402
 from vision.video.events import Alert, CardLaid, CardsTurned  # noqa: E402
 from vision.video.gate import CONFIRM_S, LIVE, OFFLINE, ChangeGate  # noqa: E402
-from vision.video.options import truth_events  # noqa: E402
+from vision.video.options import rendered_video_facts, truth_events  # noqa: E402
 from vision.video.pipeline import PhotoAnalyzerAdapter, TruthAnalyzer, VideoPipeline  # noqa: E402
 from vision.video.sources import Frame, VideoFileSource  # noqa: E402
 from vision.video.tracker import TableTracker  # noqa: E402
@@ -87,17 +87,6 @@ def _analyzer(kind: str, path: Path, game: str, fps: float, beside_decoder: bool
         "truth (rendered ground truth)"
 
 
-def _facts(path: Path) -> dict[str, Any]:
-    from vision.seats import Seat
-    from vision.video.options import contract_from_truth, load_truth
-
-    stem = path.name.removesuffix(".mp4")
-    truth = load_truth(str(path.with_name(f"{stem}.truth.json")))
-    return {"truth": truth, "game": truth["game"], "dealer": Seat.from_str(truth["dealer"]),
-            "seats": tuple(Seat.from_str(s) for s in truth["seats"]),
-            "contract": contract_from_truth(truth["contract"])}
-
-
 def decode_fps(path: Path, grab_only: bool = False) -> tuple[float, int]:
     cap = cv2.VideoCapture(str(path), cv2.CAP_FFMPEG)
     n = 0
@@ -113,7 +102,7 @@ def decode_fps(path: Path, grab_only: bool = False) -> tuple[float, int]:
 
 
 def pipeline_fps(path: Path, kind: str, sample_fps: float) -> dict[str, Any]:
-    f = _facts(path)
+    f = rendered_video_facts(path)
     src = VideoFileSource(path, sample_fps=sample_fps or None, decoder_threads=1)
     rate = min(src.fps, sample_fps) if sample_fps else src.fps
     analyzer, label = _analyzer(kind, path, f["game"], src.fps, beside_decoder=True)
@@ -170,7 +159,7 @@ class _PacedCamera:
 
 
 def live_latency(path: Path, kind: str) -> dict[str, Any]:
-    f = _facts(path)
+    f = rendered_video_facts(path)
     cam = _PacedCamera(path)
     src_fps = VideoFileSource(path).fps
     analyzer, label = _analyzer(kind, path, f["game"], src_fps)

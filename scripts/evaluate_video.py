@@ -78,27 +78,23 @@ def analyse_live(video: Path) -> dict[str, Any]:
     """``video`` as ``trickvision watch`` reads a camera: the shipped models, the live gate
     and confirmation, every frame in turn; scored against its truth with each event's raising
     time (the frame that produced it). Returns the summary ``analyse`` gives."""
-    from vision.seats import Seat
     from vision.video.compare import score_events
     from vision.video.gate import CONFIRM_S, LIVE, ChangeGate
-    from vision.video.options import contract_from_truth, load_truth, truth_events
+    from vision.video.options import rendered_video_facts, truth_events
     from vision.video.pipeline import PhotoAnalyzerAdapter, VideoPipeline
     from vision.video.sources import VideoFileSource
     from vision.video.tracker import TableTracker
 
-    truth = load_truth(str(video.with_name(video.name.removesuffix(".mp4") + ".truth.json")))
+    f = rendered_video_facts(video)
     source = VideoFileSource(video)
-    tracker = TableTracker(truth["game"], source.fps,
-                           seats=tuple(Seat.from_str(s) for s in truth["seats"]),
-                           dealer=Seat.from_str(truth["dealer"]),
-                           contract=contract_from_truth(truth["contract"]),
-                           confirm_s=CONFIRM_S["live"])
+    tracker = TableTracker(f["game"], source.fps, seats=f["seats"], dealer=f["dealer"],
+                           contract=f["contract"], confirm_s=CONFIRM_S["live"])
     raised: list[tuple[Any, float]] = []
-    pipeline = VideoPipeline(PhotoAnalyzerAdapter(truth["game"]), tracker,
+    pipeline = VideoPipeline(PhotoAnalyzerAdapter(f["game"]), tracker,
                              gate=ChangeGate(**LIVE), sinks=[lambda e, t: raised.append((e, t))])
     t0 = time.perf_counter()
     pipeline.run(source)
-    score = score_events(truth_events(truth), [e for e, _ in raised],
+    score = score_events(truth_events(f["truth"]), [e for e, _ in raised],
                          confirmed=[t for _, t in raised])
     return {"score": score.to_dict() | {"alert_delays_s": [round(d, 3)
                                                           for d in score.alert_delays]},

@@ -119,6 +119,17 @@ def contract_from_truth(c: dict[str, Any] | None) -> Contract | None:
                     else None, kind=ContractKind(c.get("kind", "tricks")), level=c.get("level"))
 
 
+def rendered_video_facts(video: str | Path) -> dict[str, Any]:
+    """A rendered video's deal as its truth file (``<stem>.truth.json`` beside it) gives it:
+    ``truth``, ``game``, ``seats``, ``dealer`` and ``contract`` - what a tracker of that video
+    is told (evaluations and benchmarks)."""
+    video = Path(video)
+    truth = load_truth(str(video.with_name(f"{video.name.removesuffix('.mp4')}.truth.json")))
+    return {"truth": truth, "game": truth["game"], "dealer": Seat.from_str(truth["dealer"]),
+            "seats": tuple(Seat.from_str(s) for s in truth["seats"]),
+            "contract": contract_from_truth(truth["contract"])}
+
+
 def deal_facts(args: argparse.Namespace) -> dict[str, Any]:
     """game, seats, dealer, contract from the options, completed from ``--truth``."""
     truth = load_truth(args.truth) if getattr(args, "truth", None) else None

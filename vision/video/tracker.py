@@ -1762,20 +1762,27 @@ class TableTracker:
         left = set(self.game.deck) - set(known)
         return left.pop() if len(known) == len(self.game.deck) - 1 and len(left) == 1 else None
 
+    def _whole_deal(self) -> list[_TrickState] | None:
+        """The deal's tricks, first to last, once every one is complete with a play of every
+        player; else None."""
+        if self.seats is None:
+            return None
+        tricks = [self.tricks.get(k) for k in range(1, self.game.hand_size + 1)]
+        done = [tr for tr in tricks if tr is not None and tr.completed
+                and len(tr.plays) >= len(self.seats)]
+        return done if len(done) == len(tricks) else None
+
     def _deduce_unread_faces(self, out: list[Event]) -> None:
         """Once every trick of the deal is in, name the faces never read from the rest of the
         deal (:func:`vision.deduce.deduce_unread`): the cards nobody was seen to play, put
         where the rows' winners and the duty to follow suit leave a single card. Each trick
         that gains a card is reported again, its named seats listed in ``deduced``; a place
         the ways that fit disagree on stays unread."""
-        hand = self.game.hand_size
-        tricks = [self.tricks.get(k) for k in range(1, hand + 1)]
-        if self._deduced or self.seats is None or not self.trump_known or any(
-                tr is None or not tr.completed or tr.leader is None
-                or len(tr.plays) < len(self.seats) for tr in tricks):
+        done = self._whole_deal()
+        if self._deduced or done is None or not self.trump_known or any(
+                tr.leader is None for tr in done):
             return
         self._deduced = True
-        done = [tr for tr in tricks if tr is not None]
         self._settle_twins(done, out)
         self._name_from_the_deal(done, out)
         self._name_the_one_unseen(done, out)
@@ -1792,28 +1799,22 @@ class TableTracker:
         a jack read as a spade gave E trick 8, and the lead and win of 9 and 10; the rows and
         the rules of the whole deal give all three to N). A trick whose winner it leaves open, or a
         card the tracker named, keeps its report."""
-        hand = self.game.hand_size
-        if self.seats is None:
-            return
-        tricks = [self.tricks.get(k) for k in range(1, hand + 1)]
-        if any(tr is None or not tr.completed or set(tr.plays) != set(self.seats)
-               for tr in tricks):
+        tricks = self._whole_deal()
+        if tricks is None or self.seats is None:
             return
         report = reconstruct(self.observation())
-        if len(report.tricks) != hand or report.issues_of("row_length"):
+        if len(report.tricks) != len(tricks) or report.issues_of("row_length"):
             return  # rows repaired or not aligned with the tricks: no trick-by-trick match
         for tr, settled in zip(tricks, report.tricks, strict=True):
-            assert tr is not None
             if settled.leader is None or settled.winner is None:
                 continue
             order = self.game.play_order(settled.leader, self.seats)
             cards = [settled.cards.get(s) for s in order]
             said = self._reported.get(tr.number)
             before = dict(said.cards) if said is not None else {}
-            named = zip(order, cards, strict=True)
-            if any(c is None and before.get(s) is not None for s, c in named) or (
+            if any(settled.cards.get(s) is None and before.get(s) is not None for s in order) or (
                     said is not None and (said.leader, said.winner, before)
-                    == (settled.leader, settled.winner, dict(zip(order, cards, strict=True)))):
+                    == (settled.leader, settled.winner, settled.cards)):
                 continue  # it leaves open a card the tracker named, or says the same
             for seat, card in zip(order, cards, strict=True):
                 play = tr.plays[seat]
