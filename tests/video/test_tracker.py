@@ -1443,6 +1443,77 @@ def test_a_row_card_read_the_wrong_way_every_time_is_alerted_at_once():
     assert tr.tricks[1].turned[S][0] is Orientation.LOST
 
 
+def _turn_first_while_the_others_lie_face_up(faces, s_row,  # type: ignore[no-untyped-def]
+                                             others_rows=None):
+    """L'hombre trick 1 laid as ``faces`` show it, one reading a step; S turns his card first
+    while N's and E's still lie face up, read as ``s_row`` (one orientation six times, or one
+    for each reading), then as its last. Returns the tracker, the events of S's turn, and
+    those of the others' turns after it (read as ``others_rows``, by default both lost)."""
+    contract = Contract(trump=Suit.CLUBS, declarer=S)
+    tr = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S, contract=contract)
+    t = _show(tr, 0.0, *faces, times=1)
+    others = {s: c for s, c in faces[-1].items() if s != S}
+    s_rows = [s_row] * 6 if isinstance(s_row, str) else list(s_row)
+    first = []
+    for o in s_rows:
+        first += tr.update(reading(faceup=others, rows={S: [o]}), t)
+        t += 0.125
+    rest = []
+    for _ in range(6):
+        rest += tr.update(reading(rows={**(others_rows or {N: ["lost"], E: ["lost"]}),
+                                        S: [s_rows[-1]]}), t)
+        t += 0.125
+    return tr, first, rest
+
+
+def test_a_card_turned_wrong_first_is_alerted_before_the_others_turn_theirs():
+    """Every face of the trick read alike again and again names S the winner; S turns his
+    card lost while the others' cards still lie face up: alerted at his turn, not a second
+    later when the last player has turned (a live alert within 1 s of the wrong turn)."""
+    steps = [step for step in _one_by_one((E, "D5"), (N, "D4"), (S, "DK")) for _ in range(4)]
+    tr, first, rest = _turn_first_while_the_others_lie_face_up(steps, "lost")
+    assert ("wrong_orientation", S, 1) in {(a.alert, a.seat, a.trick) for a in first
+                                           if isinstance(a, Alert)}
+    assert not [a for a in rest if isinstance(a, (Alert, AlertWithdrawn))]
+
+
+def test_a_turn_read_the_other_way_once_the_hand_has_left_it_is_not_alerted_early():
+    """S's card is confirmed lost on the readings taken while his hand still moves it, and
+    read won at the next look, as it lies: no alert, then or when the others turn."""
+    steps = [step for step in _one_by_one((E, "D5"), (N, "D4"), (S, "DK")) for _ in range(4)]
+    tr, first, rest = _turn_first_while_the_others_lie_face_up(
+        steps, ["lost"] * 4 + ["won"] * 6)
+    assert not [a for a in first + rest if isinstance(a, Alert)]
+    assert tr.tricks[1].turned[S][0] is Orientation.WON
+
+
+def test_a_card_alerted_at_its_turn_is_withdrawn_when_the_other_rows_agree_with_it():
+    """The faces, read alike again and again, name S the winner, and S turns his card lost:
+    alerted at once. N then turns his won and E his lost - the three rows agree that N won,
+    which one card turned wrong cannot do: a face was misread, and the alert is withdrawn as
+    soon as the rows show it (not left standing until the deal ends)."""
+    steps = [step for step in _one_by_one((E, "D5"), (N, "D4"), (S, "DK")) for _ in range(4)]
+    tr, first, rest = _turn_first_while_the_others_lie_face_up(
+        steps, "lost", others_rows={N: ["won"], E: ["lost"]})
+    assert ("wrong_orientation", S, 1) in {(a.alert, a.seat, a.trick) for a in first
+                                           if isinstance(a, Alert)}
+    withdrawn = [a for a in rest if isinstance(a, AlertWithdrawn)]
+    assert [(a.alert, a.seat, a.trick) for a in withdrawn] == [("wrong_orientation", S, 1)]
+    assert "misread" in withdrawn[0].message
+
+
+def test_a_card_turned_first_against_a_face_read_once_waits_for_the_other_rows():
+    """The face that makes S the winner (his DK) was read once: a misread face would make a
+    right turn look wrong, so S's turn waits for the other rows - they agree nobody else
+    won, and the alert comes then."""
+    steps = [step for step in _one_by_one((E, "D5"), (N, "D4")) for _ in range(4)]
+    steps += [{E: "D5", N: "D4", S: "DK"}] + [{E: "D5", N: "D4", S: None}] * 4
+    tr, first, rest = _turn_first_while_the_others_lie_face_up(steps, "lost")
+    assert not [a for a in first if isinstance(a, Alert)]
+    assert ("wrong_orientation", S, 1) in {(a.alert, a.seat, a.trick) for a in rest
+                                           if isinstance(a, Alert)}
+
+
 def test_a_row_card_turned_unread_and_read_since_is_checked_like_any_turn():
     """S's card is turned while its orientation cannot be read (unknown: nothing to check),
     then read lost again and again - S won trick 1, so it lies the wrong way: alerted once it
