@@ -1502,6 +1502,29 @@ def test_a_card_alerted_at_its_turn_is_withdrawn_when_the_other_rows_agree_with_
     assert "misread" in withdrawn[0].message
 
 
+def test_a_face_read_now_and_then_as_a_card_that_would_not_change_the_winner_is_settled():
+    """N's D4 was read once as the D3 among four readings: S's DK wins either way, so S's
+    card turned lost is alerted at his turn all the same."""
+    steps = [step for step in _one_by_one((E, "D5"), (N, "D4")) for _ in range(4)]
+    steps[5] = {E: "D5", N: "D3"}
+    steps += [{E: "D5", N: "D4", S: "DK"}] * 4
+    tr, first, rest = _turn_first_while_the_others_lie_face_up(steps, "lost")
+    assert ("wrong_orientation", S, 1) in {(a.alert, a.seat, a.trick) for a in first
+                                           if isinstance(a, Alert)}
+
+
+def test_a_face_read_once_as_a_card_that_would_change_the_winner_waits_for_the_other_rows():
+    """S's DK was read once as the D7 among five readings: with the D7 (the lowest diamond in
+    l'hombre), N's D4 would have won - S's card turned lost waits for the other rows (which
+    then show the alert is due)."""
+    steps = [step for step in _one_by_one((E, "D5"), (N, "D4")) for _ in range(4)]
+    steps += [{E: "D5", N: "D4", S: "D7"}] + [{E: "D5", N: "D4", S: "DK"}] * 4
+    tr, first, rest = _turn_first_while_the_others_lie_face_up(steps, "lost")
+    assert not [a for a in first if isinstance(a, Alert)]
+    assert ("wrong_orientation", S, 1) in {(a.alert, a.seat, a.trick) for a in rest
+                                           if isinstance(a, Alert)}
+
+
 def test_a_card_turned_first_against_a_face_read_once_waits_for_the_other_rows():
     """The face that makes S the winner (his DK) was read once: a misread face would make a
     right turn look wrong, so S's turn waits for the other rows - they agree nobody else

@@ -50,6 +50,7 @@ next deal has its own contract, and a trump carried over would name wrong winner
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -103,13 +104,17 @@ _REVOKE_MIN_READS = 2
 _CONTESTED_SHARE = 0.5
 #: A card turned against the winner its trick's faces name is checked as soon as it is read
 #: again, before the other players have turned theirs, when every face of the trick was read
-#: at least this often and never as another card; otherwise it waits for the other rows to
-#: show that the rows cannot all be right. (Live, four sets of 12 held-out videos - 6701,
-#: 10001, 10301, 10401: alerts within 1 s of their moment 62 -> 74 of 90, none missed or
-#: standing false more, 6 -> 7 raised and withdrawn. Checked at the turn itself, without the
-#: second reading: 76 of 90, but 9 withdrawn - cards read while still being moved; with 2
-#: readings of each face instead of 3, no more within 1 s on 10001-10012, one more withdrawn.)
+#: as its card at least this often and no card any reading named at a place would give the
+#: trick to another player; otherwise it waits for the other rows to show that the rows
+#: cannot all be right. (Live, four sets of 12 held-out videos - 6701, 10001, 10301, 10401:
+#: alerts within 1 s of their moment 62 -> 76 of 90, none missed or standing false more,
+#: 6 -> 7 raised and withdrawn; faces read only ever as one card: 74 of 90. Checked at the
+#: turn itself, without the second reading: 76 of 90 with 9 withdrawn - cards read while still
+#: being moved; with 2 readings instead of 3, no more within 1 s on 10001-10012, one more
+#: withdrawn.)
 _SETTLED_READS = 3
+#: ... and the winner is looked at under at most this many ways of taking the faces' readings.
+_SETTLED_MAX_READINGS = 64
 #: A row card read the other way this often and in this share of all its readings is not
 #: read surely enough to blame a player on: its wrong-orientation alert is held, or withdrawn
 #: at the deal's end. Over 156 recorded videos the cards of the 102 true alerts standing at the
@@ -1487,12 +1492,25 @@ class TableTracker:
         return any(self._row_shifted(seat, tr.number)
                    for seat in self._misfit_seats(tr, tr.winner))
 
-    @staticmethod
-    def _faces_settled(tr: _TrickState) -> bool:
-        """True when every card of the trick was seen face up and read alike again and again
-        (:data:`_SETTLED_READS`): its winner by the rules is as sure as the faces get."""
-        return all(not p.from_row and len(p.votes) == 1
-                   and sum(p.votes.values()) >= _SETTLED_READS for p in tr.plays.values())
+    def _faces_settled(self, tr: _TrickState) -> bool:
+        """True when every card of the trick was seen face up, its card read at least
+        :data:`_SETTLED_READS` times, and whatever card any reading named at each place, the
+        rules give the trick to the same winner: that winner is as sure as the faces make it."""
+        if tr.leader is None or tr.winner is None or self.seats is None:
+            return False
+        order = self.game.play_order(tr.leader, self.seats)
+        named: list[list[Card]] = []
+        for seat in order:
+            play = tr.plays.get(seat)
+            if play is None or play.from_row or not play.votes or \
+                    max(play.votes.values()) < _SETTLED_READS:
+                return False
+            named.append([c for c in play.votes if c is not None])
+        if math.prod(len(cards) for cards in named) > _SETTLED_MAX_READINGS:
+            return False
+        contract = self._contract_for(self.trumps[0])
+        return all(self.game.trick_winner(list(zip(order, cards, strict=True)), contract)
+                   == tr.winner for cards in itertools.product(*named))
 
     @staticmethod
     def _faces_unsure(tr: _TrickState) -> bool:
