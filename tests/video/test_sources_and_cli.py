@@ -183,6 +183,31 @@ def test_gate_still_table_costs_almost_nothing():
     assert out[3:].count(Decision.ANALYSE) == 2 and out[-1] is Decision.SAME
 
 
+@pytest.mark.parametrize("fps,first_look", [(8.0, 1), (30.0, 4)])
+def test_stillness_counts_from_the_last_frame_that_moved(fps, first_look):  # type: ignore[no-untyped-def]
+    """A card is laid (two frames of motion), then lies still: `watch` looks at the first
+    still frame of an 8 fps camera - the 0.125 s since the last frame that moved is
+    stillness enough - and at the fourth of a 30 fps one, as it did before stillness was
+    counted from the last moving frame (which left an 8 fps camera waiting a frame more)."""
+    from vision.video.gate import LIVE
+
+    gate = ChangeGate(**LIVE)
+    base = np.full((360, 640, 3), 90, np.uint8)
+    t = 0.0
+    for _ in range(int(3 * fps)):  # a still table, looked at and checked again
+        gate.check(base, t)
+        t += 1 / fps
+    laid = []
+    for x in (100, 180):  # the card moves in, then stays
+        img = base.copy()
+        cv2.rectangle(img, (x, 100), (x + 60, 190), (255, 255, 255), -1)
+        laid.append(img)
+    assert gate.check(laid[0], t) is Decision.MOVING
+    assert gate.check(laid[1], t + 1 / fps) is Decision.MOVING
+    still = [gate.check(laid[1], t + k / fps) for k in range(2, 8)]
+    assert still.index(Decision.ANALYSE) + 1 == first_look
+
+
 @pytest.mark.parametrize("fourcc,ext", [("mp4v", ".mp4"), ("MJPG", ".avi"), ("FFV1", ".mkv")])
 def test_containers_read_the_same_way(tmp_path, fourcc, ext):  # type: ignore[no-untyped-def]
     path = tmp_path / f"clip{ext}"
@@ -196,7 +221,8 @@ def test_containers_read_the_same_way(tmp_path, fourcc, ext):  # type: ignore[no
 
 
 def test_gate_settings_follow_the_mode_unless_given():
-    """`watch` looks sooner after motion than `video` (0.07 s against 0.1 s of stillness);
+    """`watch` looks sooner after motion than `video` (0.12 s against 0.13 s of stillness
+    from the last frame that moved: at 8 fps the first still frame against the second);
     --settle, when given, applies to either."""
     import argparse
 
@@ -206,7 +232,7 @@ def test_gate_settings_follow_the_mode_unless_given():
     p = argparse.ArgumentParser()
     add_deal_arguments(p)
     default = p.parse_args([])
-    assert make_gate(default, "live").settle_s == LIVE["settle_s"] == 0.07
-    assert make_gate(default, "offline").settle_s == OFFLINE["settle_s"] == 0.1
+    assert make_gate(default, "live").settle_s == LIVE["settle_s"] == 0.12
+    assert make_gate(default, "offline").settle_s == OFFLINE["settle_s"] == 0.13
     given = p.parse_args(["--settle", "0.5"])
     assert make_gate(given, "live").settle_s == make_gate(given, "offline").settle_s == 0.5

@@ -56,8 +56,8 @@ def add_deal_arguments(p: argparse.ArgumentParser) -> None:
                    help="seconds a change must persist before it is an event (default 0.13 "
                         "live, 0.3 for a recorded video)")
     p.add_argument("--settle", type=float, default=None,
-                   help="seconds of stillness after motion before a frame is analysed "
-                        "(default 0.07 live, 0.1 for a recorded video)")
+                   help="seconds of stillness, from the last frame that moved, before a "
+                        "frame is analysed (default 0.12 live, 0.13 for a recorded video)")
     p.add_argument("--keepalive", type=float, default=2.0,
                    help="analyse a still table at least this often, seconds (default 2)")
     p.add_argument("--no-gate", action="store_true",
