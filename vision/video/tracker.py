@@ -24,22 +24,22 @@ trick and his own last card is out of sight, is his next play even if his row ne
 last one (a hidden row must not stall his plays).
 
 The order of the cards within a trick is the order in which they appeared; it is checked
-against the leader the rules give (first leader from dealer/contract, then the previous
-trick's winner). The winner comes from the rules when the cards and the trump are known,
-otherwise from the orientations in the rows. One card turned the wrong way always leaves the
-rows contradicting each other (two "won" cards, none, or partners disagreeing); rows that
-agree with each other on another winner than the cards mean a face was misread, so the trick
-is revised from the rows (a second ``trick_complete`` with ``winner_source="rows"``) instead
-of blaming several players. Alerts are raised as soon as the evidence is confirmed: a card
-turned the wrong way, a revoke proven by a later card (not when the other followers played the
-revoker's suit too and held the suit led: then the card led was misread), a row with the wrong
-number of cards. When a video ends, row cards still waiting for a face that no later frame can
-show are taken as they stand (``end_of_stream``). Once every trick of a deal is in, faces
-never read are named where the rest of the deal and the rules leave one card
-(:mod:`vision.deduce`), and their tricks are reported again with those seats ``deduced``;
-a face read as its twin (the same rank in the other suit of its colour) is named back the
-same way where the deck shows it, and revoke alerts the cards so named disprove are
-withdrawn.
+against the leader the rules give (first leader from dealer/contract, then the previous trick's
+winner). The winner comes from the rules when the cards and the trump are known, otherwise from
+the orientations in the rows. One card turned the wrong way always leaves the rows
+contradicting each other (two "won" cards, none, or partners disagreeing); rows that agree with
+each other on another winner than the cards mean a face was misread, so the trick is revised
+from the rows (a second ``trick_complete`` with ``winner_source="rows"``) instead of blaming
+several players. Alerts are raised as soon as the evidence is confirmed: a card turned the
+wrong way (before the rest of its trick when the trick's faces are settled, and withdrawn if
+the trick's rows then agree with it), a revoke proven by a later card (not when the other
+followers played the revoker's suit too and held the suit led: then the card led was misread),
+a row with the wrong number of cards. When a video ends, row cards still waiting for a face
+that no later frame can show are taken as they stand (``end_of_stream``). Once every trick of a
+deal is in, faces never read are named where the rest of the deal and the rules leave one card
+(:mod:`vision.deduce`), and their tricks are reported again with those seats ``deduced``; a
+face read as its twin (the same rank in the other suit of its colour) is named back the same
+way where the deck shows it, and revoke alerts the cards so named disprove are withdrawn.
 
 A session holds many deals: when the table stays cleared the deal in progress is closed, kept
 as a :class:`ClosedDeal` in ``closed_deals`` (its rows for the report), and the next one
@@ -1480,8 +1480,8 @@ class TableTracker:
                    if (s, tr.number) in self._standing]
         for seat in alerted:
             self._withdraw("wrong_orientation", seat, tr.number, t, out,
-                           f"the other rows of trick {tr.number} lie as {seat}'s does: a face "
-                           f"of the trick was misread, not his card turned wrong")
+                           f"every row of trick {tr.number} agrees with {seat}'s: a face of "
+                           f"the trick was misread, not his card turned wrong")
         return bool(alerted)
 
     def _misfit_rows_doubtful(self, tr: _TrickState) -> bool:
