@@ -105,6 +105,23 @@ def test_card_covered_for_seconds_is_laid_once():
     assert laid[0].t == 0.0  # appearance time, not confirmation time
 
 
+@pytest.mark.parametrize("game", ["bridge", "preferans"])
+def test_a_card_seen_before_one_player_then_placed_before_his_neighbour_is_his(game):  # type: ignore[no-untyped-def]
+    """E's HA is seen before him once, then - laid toward the table's middle - read at N's
+    place for a while (E's place showing no face): it is E's play, confirmed without waiting
+    for it to be placed before E again, and N - a player in bridge, an empty side in this
+    preferans - has played nothing."""
+    seats = (E, S, W) if game == "preferans" else None
+    tr = TableTracker(game, 8.0, seats=seats, contract=Contract(trump=None, declarer=S))
+    out = tr.update(reading(faceup={E: "HA"}), 0.0)
+    t = 0.125
+    for _ in range(6):
+        out += tr.update(reading(faceup={N: "HA"}), t)
+        t += 0.125
+    laid = [(e.seat, str(e.card)) for e in out if isinstance(e, CardLaid)]
+    assert laid == [(E, "HA")]
+
+
 def test_lead_out_of_turn_is_flagged_and_order_follows_the_rules():
     # declarer S: West must lead; North leads instead
     tr = TableTracker("bridge", 10.0, contract=Contract(trump=None, declarer=S))
@@ -398,7 +415,7 @@ def test_an_unread_face_in_a_row_beside_his_face_up_card_is_a_row_card():
     # covered by a later row card, the same box is a row card with nothing face up before him
     tracker = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S)
     r = _with_back_taken_for_a_face(reading(rows={N: ["lost"], E: ["lost", "won"]}), E, 1)
-    _, rows_read, _ = tracker._extract(r)
+    _, rows_read, _, _ = tracker._extract(r)
     assert rows_read[E] == (2, {1: Orientation.LOST, 2: Orientation.WON})
 
 

@@ -475,7 +475,8 @@ class TableTracker:
         out: list[Event] = []
         self._fresh = fresh
         self.last_t = max(self.last_t, t)
-        faceup, rows, unsure = self._extract(reading)
+        faceup, rows, unsure, stray = self._extract(reading)
+        self._place_wandering_faces(faceup, stray)
         if not self.faces_read and any(c is not None for c in faceup.values()):
             self.faces_read = True  # faces are being read here: worth waiting for unread ones
         if self._check_new_deal(faceup, rows, t, out):
@@ -522,14 +523,33 @@ class TableTracker:
             if set(since) == {tr.turned[seat][0]}:
                 self._check_orientation(tr, seat, out)
 
+    def _place_wandering_faces(self, faceup: dict[Seat, Card | None],
+                               stray: dict[Seat, Card]) -> None:
+        """A face read before one player (or at a side where nobody sits, ``stray``) as the
+        very card just seen, and not yet confirmed, before another - whose place shows no face
+        now - is that card, placed at the wrong seat (a card laid toward the table's middle
+        lies near two sides): it is moved back to the seat it was seen at first (one deck:
+        one card, one place)."""
+        for seat, card in [*faceup.items(), *stray.items()]:
+            if card is None or (ev := self._face_ev.get(seat)) is not None and ev.best() == card:
+                continue
+            owners = [s for s, ev in self._face_ev.items()
+                      if s != seat and s not in faceup and ev.best() == card]
+            if len(owners) == 1:
+                faceup.pop(seat, None)
+                faceup[owners[0]] = card
+
     def _extract(self, reading: TableReading
                  ) -> tuple[dict[Seat, Card | None],
                             dict[Seat, tuple[int, dict[int, Orientation]]],
-                            dict[Seat, tuple[tuple[Card, float], ...]]]:
+                            dict[Seat, tuple[tuple[Card, float], ...]],
+                            dict[Seat, Card]]:
         """Per seat: the face-up card (None: not read for sure), the row (length and
-        orientations by position), and for a face not read the reader's candidates."""
+        orientations by position), for a face not read the reader's candidates; and the
+        faces read for sure at sides where nobody of this game sits."""
         faceup: dict[Seat, Card | None] = {}
         unsure: dict[Seat, tuple[tuple[Card, float], ...]] = {}
+        stray: dict[Seat, Card] = {}
 
         def see_face(seat: Seat, sc: SeenCard) -> None:
             card = sc.card if (sc.card is not None
@@ -543,6 +563,9 @@ class TableTracker:
             if seat is None or not sc.face_up:
                 continue
             if self.seats is not None and seat not in self.seats:
+                if sc.card is not None and sc.card_confidence >= self.min_card_confidence \
+                        and self.game.in_deck(sc.card):
+                    stray[seat] = sc.card
                 continue
             see_face(seat, sc)
         rows: dict[Seat, tuple[int, dict[int, Orientation]]] = {}
@@ -575,7 +598,7 @@ class TableTracker:
                 orients[pos] = sc.orientation
             length = max(orients, default=0)
             rows[seat] = (length, orients)
-        return faceup, rows, unsure
+        return faceup, rows, unsure, stray
 
     # ------------------------------------------------------------------ new deal
     def _check_new_deal(self, faceup: dict, rows: dict, t: float, out: list[Event]) -> bool:
