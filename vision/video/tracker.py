@@ -551,10 +551,13 @@ class TableTracker:
         unsure: dict[Seat, tuple[tuple[Card, float], ...]] = {}
         stray: dict[Seat, Card] = {}
 
+        def sure_card(sc: SeenCard) -> Card | None:
+            """The face's card when read surely and in this game's deck."""
+            card = sc.card if sc.card_confidence >= self.min_card_confidence else None
+            return card if card is not None and self.game.in_deck(card) else None
+
         def see_face(seat: Seat, sc: SeenCard) -> None:
-            card = sc.card if (sc.card is not None
-                               and sc.card_confidence >= self.min_card_confidence) else None
-            faceup[seat] = card if card is None or self.game.in_deck(card) else None
+            faceup[seat] = sure_card(sc)
             if faceup[seat] is None:
                 unsure[seat] = tuple((c, p) for c, p in sc.card_candidates
                                      if self.game.in_deck(c))
@@ -563,9 +566,8 @@ class TableTracker:
             if seat is None or not sc.face_up:
                 continue
             if self.seats is not None and seat not in self.seats:
-                if sc.card is not None and sc.card_confidence >= self.min_card_confidence \
-                        and self.game.in_deck(sc.card):
-                    stray[seat] = sc.card
+                if (card := sure_card(sc)) is not None:
+                    stray[seat] = card
                 continue
             see_face(seat, sc)
         rows: dict[Seat, tuple[int, dict[int, Orientation]]] = {}
@@ -1472,17 +1474,18 @@ class TableTracker:
                 for seat in order:
                     if seat in tr.turned:
                         self._check_orientation(tr, seat, out)
-            elif not self._withdraw_against_agreeing_rows(tr, t_turn, out) and \
-                    self._misfits(tr, tr.winner) and self._faces_unsure(tr) \
-                    and not self._misfit_rows_doubtful(tr):
-                # Every row agrees on another winner. One card turned the wrong way cannot do
-                # that (it leaves two "won" cards, none, or partners disagreeing); a face read
-                # wrongly can - when one of them was read only once or as two cards. Faces
-                # each read alike again and again stand: then the rows were read off
-                # together (of 25 such revisions over the recorded videos 14 took a right
-                # trick's winner away; of the 8 that mended a misread face 5 had a card read
-                # once).
-                self._revise_from_rows(tr, order, out)
+            else:
+                withdrawn = self._withdraw_against_agreeing_rows(tr, t_turn, out)
+                if not withdrawn and self._misfits(tr, tr.winner) and \
+                        self._faces_unsure(tr) and not self._misfit_rows_doubtful(tr):
+                    # Every row agrees on another winner. One card turned the wrong way cannot do
+                    # that (it leaves two "won" cards, none, or partners disagreeing); a face read
+                    # wrongly can - when one of them was read only once or as two cards. Faces
+                    # each read alike again and again stand: then the rows were read off
+                    # together (of 25 such revisions over the recorded videos 14 took a right
+                    # trick's winner away; of the 8 that mended a misread face 5 had a card read
+                    # once).
+                    self._revise_from_rows(tr, order, out)
         self._emit(("turned", tr.number), CardsTurned(t=t_turn, deal=self.deal,
                                                       number=tr.number, orientations=orients),
                    out)
@@ -1531,9 +1534,8 @@ class TableTracker:
             named.append([c for c in play.votes if c is not None])
         if math.prod(len(cards) for cards in named) > _SETTLED_MAX_READINGS:
             return False
-        contract = self._contract_for(self.trumps[0])
-        return all(self.game.trick_winner(list(zip(order, cards, strict=True)), contract)
-                   == tr.winner for cards in itertools.product(*named))
+        return all(self._rules_winner(order, list(cards)) == tr.winner
+                   for cards in itertools.product(*named))
 
     @staticmethod
     def _faces_unsure(tr: _TrickState) -> bool:
