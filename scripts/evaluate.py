@@ -100,6 +100,7 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str,
     failures: list[dict] = []
     wrong_cards: list[dict] = []
     missed: Counter[str] = Counter()  # why face-up tricks are not right
+    unread: Counter[str] = Counter()  # why face-up row cards were left unread
     t0 = time.time()
     for scene in scenes:
         truth = scene.truth
@@ -148,6 +149,8 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str,
                         identity["read"] += 1
                         identity["right"] += int(str(seen.card) == c["card"])
                         identity["wrong"] += int(str(seen.card) != c["card"])
+                    else:
+                        unread[_reason_kind(seen.unreadable_reason)] += 1
             confusion[(true_o, got)] += 1
             if got == true_o:
                 stats["orientation_right"] += 1
@@ -231,6 +234,7 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str,
             for k, v in sorted(per_stage.items())
         },
         "identity": dict(identity),
+        "unread_faces": dict(unread),
         "seconds": round(seconds, 1),
         "failures": failures,
         "confident_wrong_cards": wrong_cards,
@@ -246,6 +250,14 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str,
         summary["faceup_games_right"] = stats["faceup_games_right"] / stats["faceup_photos"]
         summary["faceup_tricks_missed"] = dict(missed)
     return summary
+
+
+def _reason_kind(reason: str | None) -> str:
+    """The kind of an unread face's reason, its words before the first colon or parenthesis
+    (``card too small``, ``too blurred``, ``unsure``, ...)."""
+    if not reason:
+        return "no reason given"
+    return reason.split(":")[0].split("(")[0].strip()
 
 
 def _trick_faults(report, trick: dict) -> set[str]:  # noqa: ANN001
@@ -317,6 +329,10 @@ def markdown(summaries: list[dict]) -> str:
                 f"- {s['set']}: face-up identity {100 * s['identity_accuracy']:.2f} % of "
                 f"{s['identity']['face_up_row_cards']} face-up row cards"
             )
+        if s.get("unread_faces"):
+            lines.append(f"- {s['set']}: face-up row cards left unread, by reason: "
+                         + ", ".join(f"{k} {v}" for k, v in
+                                     sorted(s["unread_faces"].items(), key=lambda kv: -kv[1])))
         if "trick_identity_accuracy" in s:
             lines.append(
                 f"- {s['set']}: the trick in progress: {100 * s['trick_identity_accuracy']:.2f} %"
