@@ -388,12 +388,14 @@ def test_a_row_card_seen_once_then_not_again_is_forgotten():
     assert turned[0].t >= t_turn - 1e-9  # from the real turn, not the hand before it
 
 
-def _with_back_taken_for_a_face(r, seat, position):  # type: ignore[no-untyped-def]
+def _with_back_taken_for_a_face(r, seat, position, reason=None):  # type: ignore[no-untyped-def]
     """``r`` with ``seat``'s row card at ``position`` boxed as a face-up card left unread (a
-    card back's pattern taken for a face), its orientation read all the same."""
+    card back's pattern taken for a face), its orientation read all the same; ``reason``: why
+    the reader left it unread."""
     for sc in r.rows[seat]:
         if sc.row_position == position:
             sc.face_up, sc.card, sc.card_confidence = True, None, 0.0
+            sc.unreadable_reason = reason
     return r
 
 
@@ -417,6 +419,29 @@ def test_an_unread_face_in_a_row_beside_his_face_up_card_is_a_row_card():
     r = _with_back_taken_for_a_face(reading(rows={N: ["lost"], E: ["lost", "won"]}), E, 1)
     _, rows_read, _, _ = tracker._extract(r)
     assert rows_read[E] == (2, {1: Orientation.LOST, 2: Orientation.WON})
+
+
+@pytest.mark.parametrize("reason, taken", [
+    ("no index visible (covered or blank)", True),
+    ("unsure: best guess S7 at 0.62 (needs 0.90)", False),
+])
+def test_an_index_less_face_where_his_card_of_the_trick_goes_is_his_turned_card(
+        reason, taken):  # type: ignore[no-untyped-def]
+    """Trick 2 is complete and gathered; E's card, turned into his row, is boxed as a face
+    showing no index at all (l'hombre 10403: a back's pattern, alerted 3.2 s late). Nothing
+    else lies before him, and the box lies where his card of trick 2 goes: it is that card,
+    face down. A face the reader made out something on may be his card still face up."""
+    tracker, t = _lhombre_after_first_trick(Contract(trump=Suit.HEARTS, declarer=S))
+    t = _show(tracker, t, *_one_by_one((S, "S3"), (E, "S7"), (N, "SK")))
+    rows = {N: ["lost", "won"], E: ["lost", "lost"], S: ["won", "lost"]}
+    events = []
+    for _ in range(4):
+        events += tracker.update(_with_back_taken_for_a_face(
+            reading(rows=rows), E, 2, reason), t)
+        t += 0.125
+    turned = {e.number: dict(e.orientations) for e in events if isinstance(e, CardsTurned)}
+    assert (turned.get(2, {}).get(E) == Orientation.LOST) is taken
+    assert (tracker.row_len[E] == 2) is taken
 
 
 def test_a_box_inside_the_known_row_is_read_without_it():
@@ -984,6 +1009,99 @@ def test_two_players_revoking_in_one_trick_mean_the_lead_was_misread():
     withdrawn = [e for e in out if isinstance(e, AlertWithdrawn)]
     assert [(e.alert, e.seat, e.trick) for e in withdrawn] == [("revoke", N, 1)]
     assert "misread" in withdrawn[0].message
+
+
+def test_a_second_revoke_resting_on_one_reading_does_not_clear_the_first():
+    """W leads S2, N revokes with D7, E follows, S's SJ is read once, as CJ, and then not
+    again; in trick 2 S leads SK and N plays S5. N's revoke stands: S's "revoke" rests on one
+    reading - too unsure to accuse S on, so too unsure to prove the lead misread (bridge
+    6705: a true revoke withdrawn so, 2 s after it was alerted)."""
+    tr = TableTracker("bridge", 10.0, contract=Contract(trump=None, declarer=S))
+    out, t = [], 0.0
+    plays = [(W, "S2"), (N, "D7"), (E, "S9")]
+    for k in range(1, 4):
+        for _ in range(5):
+            out += tr.update(reading(faceup=dict(plays[:k])), t)
+            t += 0.1
+    for s_card in ["CJ", None, None, None, None]:
+        out += tr.update(reading(faceup={**dict(plays), S: s_card}), t)
+        t += 0.1
+    rows = [{N: ["won"], E: ["lost"], S: ["won"], W: ["lost"]},
+            {N: ["won", "won"], E: ["lost", "lost"], S: ["won", "won"], W: ["lost", "lost"]}]
+    for _ in range(6):
+        out += tr.update(reading(rows=rows[0]), t)
+        t += 0.1
+    out += _play_tricks_from(tr, [((S, "SK"), (W, "D3"), (N, "S5"), (E, "S4"))], t,
+                             rows=rows[1:])
+    assert _revokes(out) == [(N, 1)]
+    assert not [e for e in out if isinstance(e, AlertWithdrawn) and e.alert == "revoke"]
+
+
+def test_a_turn_read_right_at_first_and_the_wrong_way_ever_after_is_alerted():
+    """W's DA takes the trick; N turns his card won (wrong: EW won it), but while his hand
+    still lies on it the row reads it lost twice, and the turn is confirmed lost. Read won
+    every time from then on, the card is taken won - and alerted (bridge 10401, live: a wrong
+    turn never alerted)."""
+    tr = TableTracker("bridge", 8.0, contract=Contract(trump=Suit.HEARTS, declarer=S),
+                      confirm_s=0.13)
+    out = _play_tricks(tr, [((W, "DA"), (N, "D3"), (E, "D7"), (S, "C5"))])
+    t = 4.0
+    for n_row in ["lost"] * 2 + ["won"] * 8:
+        out += tr.update(reading(rows={W: ["won"], N: [n_row], E: ["won"], S: ["lost"]}), t)
+        t += 0.125
+    alerts = [(a.alert, a.seat, a.trick) for a in out if isinstance(a, Alert)]
+    assert alerts == [("wrong_orientation", N, 1)]
+
+
+@pytest.mark.parametrize("e_third, revoke", [("SJ", False), ("S8", True)])
+def test_a_later_card_read_as_one_played_before_proves_no_revoke(e_third, revoke):  # type: ignore[no-untyped-def]
+    """E plays SJ to trick 1 and discards D6 on W's SK in trick 2; his card of trick 3 is
+    named SJ (bridge 10008: his CJ, read once as SJ while the trick's other cards had long
+    been read, was taken so). One deck: that reading, or the one in trick 1, is wrong, so it
+    proves no revoke. A spade not played before does."""
+    tr = TableTracker("bridge", 10.0, contract=Contract(trump=None, declarer=S))
+    rows = [{W: ["won"] * k, E: ["won"] * k, N: ["lost"] * k, S: ["lost"] * k}
+            for k in (1, 2, 3)]
+    out = _play_tricks(tr, [((W, "SQ"), (N, "S3"), (E, "SJ"), (S, "S4")),
+                            ((W, "SK"), (N, "S5"), (E, "D6"), (S, "S6")),
+                            ((W, "HA"), (N, "H2"), (E, "H7"), (S, "H3"))], rows=rows)
+    assert _revokes(out) == []
+    play = tr.tricks[3].plays[E]  # named as the tracker named it there
+    play.votes.clear()
+    play.votes[Card.from_str(e_third)] = 1
+    play.card = play.latest = Card.from_str(e_third)
+    tr._check_revokes(E, 7.0, out)
+    assert _revokes(out) == ([(E, 2)] if revoke else [])
+
+
+def test_a_card_read_again_and_again_outreads_a_contested_reading_of_it_before():
+    """W's CQ led to trick 1 was read CQ six times and SQ eight (a club taken for a spade),
+    last as SQ. In trick 2 N lays the SQ, read so every time: it is his card, not W's seen
+    again - the readings of W's card as CQ outweigh all but two of those as SQ - and W's
+    card is the CQ (bridge 10407: N's SQ refused until the next trick began, and his wrong
+    turn of that trick alerted 2.8 s late)."""
+    tr = TableTracker("bridge", 8.0, contract=Contract(trump=None, declarer=S),
+                      confirm_s=0.13)
+    rows = {W: ["won"], E: ["won"], N: ["lost"], S: ["lost"]}
+    out = _play_tricks(tr, [((W, "CQ"), (N, "C2"), (E, "C3"), (S, "C4"))], rows=[rows])
+    w_play = tr.tricks[1].plays[W]  # read as the tracker read it there
+    w_play.votes.clear()
+    w_play.votes.update({Card.from_str("CQ"): 6, Card.from_str("SQ"): 8})
+    w_play.latest = Card.from_str("SQ")
+    t = 4.0
+    faces = {W: "C6"}
+    for seat, card in [(N, "SQ"), (E, "C7"), (S, "C8")]:
+        for _ in range(5):
+            out += tr.update(reading(faceup=faces, rows=rows), t)
+            t += 0.125
+        faces = {**faces, seat: card}
+    for _ in range(5):
+        out += tr.update(reading(faceup=faces, rows=rows), t)
+        t += 0.125
+    done = {e.number: dict(e.cards) for e in out if isinstance(e, TrickComplete)}
+    assert done[2] == {W: Card.from_str("C6"), N: Card.from_str("SQ"), E: Card.from_str("C7"),
+                       S: Card.from_str("C8")}
+    assert done[1][W] == Card.from_str("CQ")
 
 
 def test_a_revoke_beside_a_void_player_discarding_the_same_suit_is_alerted():

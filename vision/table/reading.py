@@ -14,6 +14,10 @@ from vision.cards import Card
 from vision.record import Orientation
 from vision.seats import Seat
 
+#: How an unread face's ``unreadable_reason`` begins when no corner of it showed an index:
+#: the corners are covered or blank - or the "face" is a card back the detector took for one.
+NO_INDEX = "no index visible"
+
 
 @dataclass
 class SeenCard:
@@ -35,6 +39,12 @@ class SeenCard:
     unreadable_reason: str | None = None  # why a face-up card could not be read
     #: For a face read as unsure: the cards it may be, with their probability.
     card_candidates: tuple[tuple[Card, float], ...] = ()
+
+    @property
+    def shows_no_index(self) -> bool:
+        """A face-up card the reader saw no index on at all (and no candidate for)."""
+        return self.face_up and self.card is None and not self.card_candidates and \
+            (self.unreadable_reason or "").startswith(NO_INDEX)
 
 
 @dataclass

@@ -583,10 +583,12 @@ class TableTracker:
             for i, sc in enumerate(cards):
                 if sc.face_up and sc.card is None and sc.orientation in _SIDES and (
                         seat in reading.current_trick
-                        or any(not c.face_up for c in cards[i + 1:])):
+                        or any(not c.face_up for c in cards[i + 1:])
+                        or (sc.shows_no_index and down > 0 and self._due_to_turn(seat, down + 1))):
                     # his card of the trick in progress lies before him already, or face-down
-                    # cards laid after it cover it: an unread "face" in his row is a row card
-                    # taken for a face (a back's pattern)
+                    # cards laid after it cover it, or it lies where the card he has still to
+                    # turn goes and shows no index at all: an unread "face" in his row is a
+                    # row card taken for a face (a back's pattern)
                     pass
                 elif sc.face_up:
                     # During play the rows lie face down; a face-up card "in a row" is the
@@ -601,6 +603,12 @@ class TableTracker:
             length = max(orients, default=0)
             rows[seat] = (length, orients)
         return faceup, rows, unsure, stray
+
+    def _due_to_turn(self, seat: Seat, number: int) -> bool:
+        """Whether trick ``number`` is complete, ``seat`` played to it and has not turned his
+        card yet: his next row card is that one, face down."""
+        tr = self.tricks.get(number)
+        return tr is not None and tr.completed and seat in tr.plays and seat not in tr.turned
 
     # ------------------------------------------------------------------ new deal
     def _check_new_deal(self, faceup: dict, rows: dict, t: float, out: list[Event]) -> bool:
@@ -839,10 +847,14 @@ class TableTracker:
             current, t_seen = tr.turned[seat]
             if best is not current and _outvotes(votes, best):
                 tr.turned[seat] = (best, t_seen)
-                if current is Orientation.UNKNOWN and tr.turned_done and \
+                if votes[current] < _REVISE_VOTES and tr.turned_done and \
                         tr.winner is not None and tr.winner_source == "rules" and \
                         self._rows_contradict_themselves(tr):
-                    # turned unread, read since: checked as any turn (it never was)
+                    # turned unread, or taken the other way on a reading or two while the
+                    # hand still moved it (bridge 10401: N's card read lost twice, then won
+                    # ten times - a wrong turn never alerted): checked as any turn, now that
+                    # it is read. (A card read one way many times and the other way later,
+                    # as the row grows over it, is not: two false alerts so in 6711, 10305.)
                     self._doubtful.add((seat, pos))
             if (seat, pos) in self._doubtful and tr.winner is not None:
                 self._check_orientation(tr, seat, out)
@@ -1072,21 +1084,31 @@ class TableTracker:
         goes on as a new card."""
         if not self._fresh:
             return False
-        earlier = [(tr, p) for tr in self.tricks.values() if tr.turned_done
+        earlier = [(tr, s, p) for tr in self.tricks.values() if tr.turned_done
                    for s, p in tr.plays.items() if s != seat and _majority(p) == card]
         if len(earlier) != 1:
             return False
-        tr, p = earlier[0]
+        tr, other_seat, p = earlier[0]
         seen = self._outread.get((seat, card))
         if seen is None:
             seen = self._outread[(seat, card)] = _Evidence(first_t=t, last_t=t,
                                                            votes=Counter([card]), latest=card)
         else:
             seen.see(t, card)
-        if seen.n < max(_OUTREAD_VOTES, _OUTREAD_FACTOR * p.votes[card]):
+        # a play read as two cards (contested) is that card only by its readings as it less
+        # those as its other card (bridge 10407: W's CQ read SQ 8 times and CQ 6 held N's SQ
+        # off until the next trick began)
+        other = next((c for c, _ in p.votes.most_common() if c != card), None)
+        margin = p.votes[card] - (p.votes[other] if other is not None and _contested(p) else 0)
+        if seen.n < max(_OUTREAD_VOTES, _OUTREAD_FACTOR * margin):
             return False
-        p.card = p.latest = None
-        p.votes.clear()
+        if other is not None and _contested(p) and \
+                other not in self._played_cards(but=(tr.number, other_seat)):
+            del p.votes[card]
+            p.card = p.latest = other  # its other card, as _settle_contested_duplicates does
+        else:
+            p.card = p.latest = None
+            p.votes.clear()
         self._recomplete(tr, out)
         if self._played_before(seat, card, played):
             return False
@@ -1753,8 +1775,12 @@ class TableTracker:
         card, led = _majority(tr.plays[seat]), _majority(tr.plays[tr.leader])
         if card is None or led is None:
             return None
+        # one deck: a later card that another play of the deal is read as too is misread
+        # there or here, and proves nothing (bridge 10008: E's CJ read once as SJ, his card
+        # of trick 1, "proved" a revoke)
         later = [c for k, t2 in sorted(self.tricks.items()) if k > tr.number and seat in t2.plays
-                 and (c := _majority(t2.plays[seat])) is not None]
+                 and (c := _majority(t2.plays[seat])) is not None
+                 and c not in self._played_cards(but=(k, seat))]
         if not later:
             return None
         # the rules look at the card led (suit, and its rank for l'hombre's matadors)
@@ -1783,12 +1809,20 @@ class TableTracker:
         if tr.leader is None or _contested(tr.plays[tr.leader]):
             return True
         others = [s for s in tr.plays if s not in (seat, tr.leader)]
-        if any(self._revoke_in(tr, s) is not None for s in others):
+        if any(self._sure_revoke_in(tr, s) for s in others):
             return True  # two players revoking in one trick: the card led was misread
         cards = [_majority(tr.plays[s]) for s in others]
         if not others or not all(c is not None and c.suit == card.suit for c in cards):
             return False
-        return len(others) >= 2 or all(self._revoke_in(tr, s) is not None for s in others)
+        return len(others) >= 2 or all(self._sure_revoke_in(tr, s) for s in others)
+
+    def _sure_revoke_in(self, tr: _TrickState, seat: Seat) -> bool:
+        """True when ``seat``'s card in ``tr`` shows a revoke read surely enough to accuse him
+        on (:meth:`_revoke_card_unsure`). A second "revoke" resting on a card read once is
+        that card misread, no proof that the card led was (bridge 6705: a true revoke was
+        withdrawn for a partner's SJ read once as CJ)."""
+        proven = self._revoke_in(tr, seat)
+        return proven is not None and not self._revoke_card_unsure(tr.plays[seat], proven[1])
 
     # ------------------------------------------------------------------ deal end
     def _finish_deal(self, t: float, out: list[Event], cleared: bool = False) -> None:
