@@ -1104,6 +1104,33 @@ def test_a_card_read_again_and_again_outreads_a_contested_reading_of_it_before()
     assert done[1][W] == Card.from_str("CQ")
 
 
+@pytest.mark.parametrize("s_votes, alerted", [({"SQ": 4, "CQ": 3}, True),
+                                               ({"SQ": 7}, False)])
+def test_a_face_read_as_two_cards_is_taken_as_the_one_all_rows_but_one_agree_with(
+        s_votes, alerted):  # type: ignore[no-untyped-def]
+    """Clubs trumps: W leads CT, N D5, E C8, S CQ - S wins. S's face was read SQ four times
+    and CQ three: with SQ the rules give W the trick, and three rows lie against that; with
+    CQ only E's, turned won. So the face is the CQ, and E's card is alerted (bridge 10503:
+    E's wrong turn went unalerted). A face read SQ every time stands, and two rows at odds
+    with it are misreadings: no alert."""
+    tr = TableTracker("bridge", 8.0, contract=Contract(trump=Suit.CLUBS, declarer=S),
+                      confirm_s=0.13)
+    out = _play_tricks(tr, [((W, "CT"), (N, "D5"), (E, "C8"), (S, "SQ"))])
+    s_play = tr.tricks[1].plays[S]  # read as the tracker read it there
+    s_play.votes.clear()
+    s_play.votes.update({Card.from_str(c): n for c, n in s_votes.items()})
+    s_play.latest = Card.from_str("SQ")
+    t = 4.0
+    for _ in range(4):
+        out += tr.update(reading(rows={W: ["lost"], N: ["won"], E: ["won"], S: ["won"]}), t)
+        t += 0.125
+    alerts = [(a.alert, a.seat, a.trick) for a in out if isinstance(a, Alert)]
+    assert alerts == ([("wrong_orientation", E, 1)] if alerted else [])
+    last = [e for e in out if isinstance(e, TrickComplete)][-1]
+    assert (dict(last.cards)[S], last.winner) == ((Card.from_str("CQ"), S) if alerted
+                                                 else (Card.from_str("SQ"), W))
+
+
 def test_a_revoke_beside_a_void_player_discarding_the_same_suit_is_alerted():
     """Preferans: N leads D7, E (void in diamonds) discards HA, S plays HK although he holds
     a diamond (D8, played later): S revoked; E did not."""

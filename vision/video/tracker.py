@@ -847,14 +847,16 @@ class TableTracker:
             current, t_seen = tr.turned[seat]
             if best is not current and _outvotes(votes, best):
                 tr.turned[seat] = (best, t_seen)
-                if votes[current] < _REVISE_VOTES and tr.turned_done and \
+                if pos == self.row_len[seat] and tr.turned_done and \
                         tr.winner is not None and tr.winner_source == "rules" and \
                         self._rows_contradict_themselves(tr):
-                    # turned unread, or taken the other way on a reading or two while the
-                    # hand still moved it (bridge 10401: N's card read lost twice, then won
-                    # ten times - a wrong turn never alerted): checked as any turn, now that
-                    # it is read. (A card read one way many times and the other way later,
-                    # as the row grows over it, is not: two false alerts so in 6711, 10305.)
+                    # turned unread, or taken the other way on the first readings (the hand
+                    # still on it, or before it was turned at all), and read again and again
+                    # the other way while it is still the last card of his row (bridge
+                    # 10401: N's card read lost twice, then won ten times - a wrong turn
+                    # never alerted): checked as any turn, now that it is read. Not a card
+                    # later cards lie on: read the other way as the row grows over it, it
+                    # raised two false alerts so (6711, 10305).
                     self._doubtful.add((seat, pos))
             if (seat, pos) in self._doubtful and tr.winner is not None:
                 self._check_orientation(tr, seat, out)
@@ -1493,6 +1495,7 @@ class TableTracker:
         t_turn = _turn_time(tr)
         if tr.winner_source == "rules" and tr.winner is not None:
             if self._rows_contradict_themselves(tr):
+                self._take_contested_faces_by_rows(tr, order, out)
                 for seat in order:
                     if seat in tr.turned:
                         self._check_orientation(tr, seat, out)
@@ -1513,6 +1516,40 @@ class TableTracker:
                    out)
         if tr.winner_source != "rules":
             self._check_row_agreement(tr, out)
+
+    def _take_contested_faces_by_rows(self, tr: _TrickState, order: list[Seat],
+                                      out: list[Event]) -> None:
+        """A trick whose rows, all turned, cannot all be right and lie against the rules'
+        winner in two or more rows, with a face read as two cards (:func:`_contested`): when
+        its other card gives a winner only one row lies against, that face is its other card
+        (one card turned wrong puts one row at odds; two are a misreading). Bridge 10503: S's
+        CQ read SQ 4 times and CQ 3 gave W the trick against three rows, and E's wrong turn
+        went unalerted. The trick is reported again."""
+        assert tr.winner is not None
+        if self.seats is None or any(s not in tr.turned or tr.turned[s][0] not in _SIDES
+                                     for s in self.seats) or self._misfits(tr, tr.winner) < 2:
+            return
+        cards = _cards_in(tr, order)
+        if any(c is None for c in cards):
+            return
+        choices = []
+        for i, seat in enumerate(order):
+            play = tr.plays.get(seat)
+            if play is None or not _contested(play):
+                continue
+            other = next((c for c, _ in play.votes.most_common() if c not in (None, cards[i])),
+                         None)
+            if other is None or other in self._played_cards(but=(tr.number, seat)):
+                continue
+            winner = self._rules_winner(order, [*cards[:i], other, *cards[i + 1:]])
+            if winner is not None and self._misfits(tr, winner) == 1:
+                choices.append((play, cards[i], other))
+        if len(choices) != 1:
+            return  # none, or several faces that could each be the misread one
+        play, card, other = choices[0]
+        del play.votes[card]
+        play.card = play.latest = other
+        self._recomplete(tr, out)
 
     def _withdraw_against_agreeing_rows(self, tr: _TrickState, t: float,
                                         out: list[Event]) -> bool:
