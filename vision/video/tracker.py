@@ -294,6 +294,11 @@ def _read_once(play: _Play) -> bool:
     return sum(play.votes.values()) <= 1
 
 
+def _other_card(play: _Play, card: Card | None) -> Card | None:
+    """The card ``play``'s face was read as most often after ``card`` (None: no other)."""
+    return next((c for c, _ in play.votes.most_common() if c not in (None, card)), None)
+
+
 @dataclass
 class _TrickState:
     number: int
@@ -1100,7 +1105,7 @@ class TableTracker:
         # a play read as two cards (contested) is that card only by its readings as it less
         # those as its other card (bridge 10407: W's CQ read SQ 8 times and CQ 6 held N's SQ
         # off until the next trick began)
-        other = next((c for c, _ in p.votes.most_common() if c != card), None)
+        other = _other_card(p, card)
         margin = p.votes[card] - (p.votes[other] if other is not None and _contested(p) else 0)
         if seen.n < max(_OUTREAD_VOTES, _OUTREAD_FACTOR * margin):
             return False
@@ -1351,7 +1356,7 @@ class TableTracker:
                 for s, p in old.plays.items():
                     if _majority(p) != card or not _contested(p):
                         continue
-                    other = next((c for c, _ in p.votes.most_common() if c != card), None)
+                    other = _other_card(p, card)
                     if other is None or other in self._played_cards(but=(k, s)):
                         continue
                     del p.votes[card]
@@ -1537,8 +1542,7 @@ class TableTracker:
             play = tr.plays.get(seat)
             if play is None or not _contested(play):
                 continue
-            other = next((c for c, _ in play.votes.most_common() if c not in (None, cards[i])),
-                         None)
+            other = _other_card(play, cards[i])
             if other is None or other in self._played_cards(but=(tr.number, seat)):
                 continue
             winner = self._rules_winner(order, [*cards[:i], other, *cards[i + 1:]])
@@ -1856,8 +1860,8 @@ class TableTracker:
     def _sure_revoke_in(self, tr: _TrickState, seat: Seat) -> bool:
         """True when ``seat``'s card in ``tr`` shows a revoke read surely enough to accuse him
         on (:meth:`_revoke_card_unsure`). A second "revoke" resting on a card read once is
-        that card misread, no proof that the card led was (bridge 6705: a true revoke was
-        withdrawn for a partner's SJ read once as CJ)."""
+        that card misread, no proof that the card led was (bridge 6705: W's true revoke was
+        withdrawn for N's SJ read once as CJ)."""
         proven = self._revoke_in(tr, seat)
         return proven is not None and not self._revoke_card_unsure(tr.plays[seat], proven[1])
 
