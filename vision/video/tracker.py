@@ -299,6 +299,12 @@ def _other_card(play: _Play, card: Card | None) -> Card | None:
     return next((c for c, _ in play.votes.most_common() if c not in (None, card)), None)
 
 
+def _take_as(play: _Play, misread: Card, card: Card) -> None:
+    """``play``'s readings as ``misread`` were misreadings: it is ``card``."""
+    del play.votes[misread]
+    play.card = play.latest = card
+
+
 @dataclass
 class _TrickState:
     number: int
@@ -1109,10 +1115,8 @@ class TableTracker:
         margin = p.votes[card] - (p.votes[other] if other is not None and _contested(p) else 0)
         if seen.n < max(_OUTREAD_VOTES, _OUTREAD_FACTOR * margin):
             return False
-        if other is not None and _contested(p) and \
-                other not in self._played_cards(but=(tr.number, other_seat)):
-            del p.votes[card]
-            p.card = p.latest = other  # its other card, as _settle_contested_duplicates does
+        if (free := self._free_other_card(tr.number, other_seat, p, card)) is not None:
+            _take_as(p, card, free)  # its other card, as _settle_contested_duplicates does
         else:
             p.card = p.latest = None
             p.votes.clear()
@@ -1341,6 +1345,14 @@ class TableTracker:
         for seat in order:  # a face read only after it was laid may prove an earlier revoke
             self._check_revokes(seat, t_done, out)
 
+    def _free_other_card(self, k: int, seat: Seat, play: _Play, card: Card) -> Card | None:
+        """The other card ``seat``'s contested play to trick ``k`` (:func:`_contested`) was
+        read as beside ``card``, when no other play of the deal was taken for it (one deck)."""
+        if not _contested(play):
+            return None
+        other = _other_card(play, card)
+        return None if other is None or other in self._played_cards(but=(k, seat)) else other
+
     def _settle_contested_duplicates(self, tr: _TrickState, out: list[Event]) -> None:
         """One deck: a card of ``tr`` read the same way every time that an earlier trick's
         contested play (read as two cards, see :func:`_contested`) was also taken for makes
@@ -1354,13 +1366,10 @@ class TableTracker:
                 if k >= tr.number or not old.completed:
                     continue
                 for s, p in old.plays.items():
-                    if _majority(p) != card or not _contested(p):
+                    if _majority(p) != card or (other := self._free_other_card(k, s, p, card)) \
+                            is None:
                         continue
-                    other = _other_card(p, card)
-                    if other is None or other in self._played_cards(but=(k, s)):
-                        continue
-                    del p.votes[card]
-                    p.card = p.latest = other
+                    _take_as(p, card, other)
                     self._recomplete(old, out)
 
     def _recomplete(self, tr: _TrickState, out: list[Event]) -> None:
@@ -1531,19 +1540,15 @@ class TableTracker:
         CQ read SQ 4 times and CQ 3 gave W the trick against three rows, and E's wrong turn
         went unalerted. The trick is reported again."""
         assert tr.winner is not None
-        if self.seats is None or any(s not in tr.turned or tr.turned[s][0] not in _SIDES
-                                     for s in self.seats) or self._misfits(tr, tr.winner) < 2:
+        if not self._all_rows_read(tr) or self._misfits(tr, tr.winner) < 2:
             return
-        cards = _cards_in(tr, order)
-        if any(c is None for c in cards):
+        cards = [c for c in _cards_in(tr, order) if c is not None]
+        if len(cards) != len(order):
             return
         choices = []
         for i, seat in enumerate(order):
-            play = tr.plays.get(seat)
-            if play is None or not _contested(play):
-                continue
-            other = _other_card(play, cards[i])
-            if other is None or other in self._played_cards(but=(tr.number, seat)):
+            play = tr.plays[seat]
+            if (other := self._free_other_card(tr.number, seat, play, cards[i])) is None:
                 continue
             winner = self._rules_winner(order, [*cards[:i], other, *cards[i + 1:]])
             if winner is not None and self._misfits(tr, winner) == 1:
@@ -1551,8 +1556,7 @@ class TableTracker:
         if len(choices) != 1:
             return  # none, or several faces that could each be the misread one
         play, card, other = choices[0]
-        del play.votes[card]
-        play.card = play.latest = other
+        _take_as(play, card, other)
         self._recomplete(tr, out)
 
     def _withdraw_against_agreeing_rows(self, tr: _TrickState, t: float,
@@ -1562,8 +1566,7 @@ class TableTracker:
         wrong leaves the rows at odds, so a face named the wrong winner, read alike again and
         again - the alert is withdrawn. True when one was."""
         assert tr.winner is not None
-        if self.seats is None or any(s not in tr.turned or tr.turned[s][0] not in _SIDES
-                                     for s in self.seats):
+        if not self._all_rows_read(tr):
             return False
         alerted = [s for s in self._misfit_seats(tr, tr.winner)
                    if (s, tr.number) in self._standing]
@@ -1572,6 +1575,11 @@ class TableTracker:
                            f"every row of trick {tr.number} agrees with {seat}'s: a face of "
                            f"the trick was misread, not his card turned wrong")
         return bool(alerted)
+
+    def _all_rows_read(self, tr: _TrickState) -> bool:
+        """Every player's card of ``tr`` is turned and read won or lost."""
+        return self.seats is not None and all(
+            s in tr.turned and tr.turned[s][0] in _SIDES for s in self.seats)
 
     def _misfit_rows_doubtful(self, tr: _TrickState) -> bool:
         """True when a row lying against the rules' winner of ``tr`` is read a card off
@@ -1819,9 +1827,9 @@ class TableTracker:
         # one deck: a later card that another play of the deal is read as too is misread
         # there or here, and proves nothing (bridge 10008: E's CJ read once as SJ, his card
         # of trick 1, "proved" a revoke)
+        named = Counter(_majority(p) for t2 in self.tricks.values() for p in t2.plays.values())
         later = [c for k, t2 in sorted(self.tricks.items()) if k > tr.number and seat in t2.plays
-                 and (c := _majority(t2.plays[seat])) is not None
-                 and c not in self._played_cards(but=(k, seat))]
+                 and (c := _majority(t2.plays[seat])) is not None and named[c] == 1]
         if not later:
             return None
         # the rules look at the card led (suit, and its rank for l'hombre's matadors)
