@@ -42,7 +42,7 @@ from vision.identity.crops import (
 from vision.identity.outline import trace_lone_card
 from vision.models import SplitBatchSession, model_exists
 from vision.models import verify_checksum as verify_model_checksum
-from vision.table.reading import NO_INDEX as NO_INDEX_REASON
+from vision.table.reading import NO_INDEX
 
 MODEL_NAME = "identity"
 #: The whole-card classifier, for cards lying alone (optional: read without it if missing).
@@ -68,8 +68,6 @@ MIN_CARD_WIDTH_PX = 24.0
 #: Below this sharpness (see :func:`vision.identity.crops.sharpness`) no ink edge is legible.
 MIN_SHARPNESS = 4.0
 
-#: The reason of a card none of whose corners shows an index (how it begins).
-NO_INDEX = NO_INDEX_REASON
 #: Reasons of cards left unread that still carry a reading worth weighing.
 UNSURE = ("unsure", "corners disagree")
 #: An unsure card is read again from its rectangle scaled by these factors about its centre.
