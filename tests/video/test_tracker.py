@@ -2031,6 +2031,72 @@ def test_a_revoke_is_not_alerted_on_a_card_once_read_in_the_suit_led():
     assert _revokes(out) == []
 
 
+def test_a_revoke_is_alerted_when_the_card_was_once_read_as_the_card_led_itself():
+    """S's HK read once as D7 - the card N led, read there every time: one deck, so that
+    reading was N's card seen at S's place, and S's revoke is alerted (preferans 10603: S's
+    DA read once as E's HA, and his true revoke went unalerted)."""
+    tr = TableTracker("preferans", 10.0, seats=(N, E, S), dealer=W)
+    out, t = [], 0.0
+    all_three = {N: "D7", E: "HA", S: "HK"}
+    # N's place empty a moment (his hand over it), his D7 read at S's
+    for faces in [{N: "D7"}] * 5 + [{N: "D7", E: "HA"}] * 5 + [all_three] * 6 + \
+            [{E: "HA", S: "D7"}] + [all_three] * 2:
+        out += tr.update(reading(faceup=faces), t)
+        t += 0.1
+    assert tr.tricks[1].plays[S].votes[Card.from_str("D7")] == 1
+    rows = [{N: ["won"], E: ["lost"], S: ["lost"]},
+            {N: ["won", "lost"], E: ["lost", "won"], S: ["lost", "lost"]}]
+    for _ in range(6):
+        out += tr.update(reading(rows=rows[0]), t)
+        t += 0.1
+    out += _play_tricks_from(tr, [((N, "C7"), (E, "C8"), (S, "D8"))], t, rows=rows[1:])
+    assert _revokes(out) == [(S, 1)]
+
+
+def test_a_face_laid_as_a_card_and_read_mostly_as_another_leaves_that_card_to_its_owner():
+    """Trick 2: S's SQ is laid as CQ (its first readings), then read SQ again and again; W's
+    CQ, laid after it, is his card of the trick - not S's card seen again (preferans 10603:
+    W's CQ was kept out of the trick, and every later card of his stood a trick late)."""
+    tr = TableTracker("preferans", 10.0, seats=(E, S, W), dealer=N,
+                      contract=Contract(trump=None, declarer=W))
+    rows1 = {E: ["won"], S: ["lost"], W: ["lost"]}
+    out = _play_tricks(tr, [((E, "HA"), (S, "H7"), (W, "H8"))], rows=[rows1])
+    t = 5.0
+    faces: dict = {E: "SA"}
+    for s_card in [None] + ["CQ"] * 4 + ["SQ"] * 6:
+        faces[S] = s_card
+        out += tr.update(reading(faceup=dict(faces), rows=rows1), t)
+        t += 0.125
+    for _ in range(10):
+        out += tr.update(reading(faceup={**faces, W: "CQ"}, rows=rows1), t)
+        t += 0.125
+    done = [e for e in out if isinstance(e, TrickComplete) and e.number == 2]
+    assert done and dict(done[-1].cards) == {E: Card.from_str("SA"), S: Card.from_str("SQ"),
+                                             W: Card.from_str("CQ")}
+
+
+def test_an_unread_face_out_of_sight_for_long_is_not_part_of_his_next_card():
+    """After trick 1 a box in W's row is taken once for an unread face; 5.25 s later his
+    card of trick 2 shows. That is a new sighting: his play is laid when it showed, with its
+    card, not as an unread card laid 5 s before the trick was led (preferans 10603: every
+    later card of W's then stood a trick late)."""
+    tr = TableTracker("preferans", 8.0, seats=(E, S, W), dealer=N,
+                      contract=Contract(trump=None, declarer=W))
+    rows1 = {E: ["won"], S: ["lost"], W: ["lost"]}
+    out = _play_tricks(tr, [((E, "HA"), (S, "H7"), (W, "H8"))], rows=[rows1])
+    out += tr.update(reading(faceup={W: None}, rows=rows1), 3.0)
+    looks = [({}, 3.0 + 0.25 * i) for i in range(1, 7)]
+    looks += [({E: "SA"}, 4.5 + 0.25 * i) for i in range(7)]
+    looks += [({E: "SA", S: "S7"}, 6.25 + 0.25 * i) for i in range(8)]  # the last at 8.0 s
+    looks += [({E: "SA", S: "S7", W: None}, 8.25)]
+    looks += [({E: "SA", S: "S7", W: "S9"}, 8.5 + 0.25 * i) for i in range(5)]
+    for faces, t in looks:
+        out += tr.update(reading(faceup=faces, rows=rows1), t)
+    laid = [(e.t, str(e.card)) for e in out if isinstance(e, CardLaid) and e.seat == W
+            and e.trick == 2]
+    assert laid == [(8.25, "S9")]
+
+
 def test_the_next_deal_of_a_session_starts_without_the_first_deals_contract():
     """The dealer and contract given are the first deal's: carried into the next deal they
     named the wrong first leader and made diamonds trumps in a heart contract."""

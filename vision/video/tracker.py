@@ -499,12 +499,19 @@ class TableTracker:
                     self._row_whole_t[seat] = t
             self._see_row(seat, length, orients, t, out, faceup.get(seat, _UNSET))
         for seat in SEATS:
+            # a face not seen for forget_s is forgotten; one never read, also when a face
+            # shows there again: that is a new sighting, not more of the old one (preferans
+            # 10603: an unread "face" in W's row, seen once as his hand turned his card, was
+            # taken 5.25 s later, with his next face, for a card laid then - and every later
+            # card of his stood a trick late). A face read as a card keeps its reading: it
+            # is that card, wherever it lay meanwhile (l'hombre 10610: W's C4, read once in
+            # the trick, then hidden by his row for 5.4 s)
+            ev = self._face_ev.get(seat)
+            if ev is not None and t - ev.last_t > self.forget_s and (
+                    seat not in faceup or ev.best() is None):
+                del self._face_ev[seat]
             if seat in faceup:
                 self._see_faceup(seat, faceup[seat], t, out, unsure.get(seat, ()))
-            else:
-                ev = self._face_ev.get(seat)
-                if ev is not None and t - ev.last_t > self.forget_s:
-                    del self._face_ev[seat]
         for key in [k for k, ev in self._row_ev.items() if t - ev.last_t > self.forget_s]:
             del self._row_ev[key]
         self._advance(t, out)
@@ -1070,7 +1077,10 @@ class TableTracker:
         time then (a misreading here, or that card in passing). A play of the trick being
         gathered that was read as two cards (:func:`_contested`) and last as another one does
         not count: this is more likely his new card, and that play its other card (settled
-        by :meth:`_settle_contested_duplicates`)."""
+        by :meth:`_settle_contested_duplicates`); nor does a play of the trick his new card
+        goes to that was laid as ``card`` but is read as two cards, most often as another
+        (preferans 10603: S's SQ laid as CQ, then read SQ 4 times and CQ twice, kept W's CQ
+        out of the trick)."""
         pending = played > self.row_len[seat]
         upcoming = self._upcoming(seat, played)
         for k, tr in self.tricks.items():
@@ -1081,7 +1091,8 @@ class TableTracker:
                         return True
                 elif k in (played, upcoming) and _names(p, card) \
                         and not (k == played and not pending and _contested(p)
-                                 and card != p.latest):
+                                 and card != p.latest) \
+                        and not (k == upcoming and _contested(p) and _majority(p) != card):
                     return True
                 elif tr.turned_done and _majority(p) == card and len(p.votes) == 1 \
                         and p.votes[card] >= 2:
@@ -1797,7 +1808,7 @@ class TableTracker:
                 # (over 96 recorded videos 6 false revokes and no true one lay in such tricks)
                 continue
             proven = self._revoke_in(tr, seat)
-            if proven is None or self._revoke_card_unsure(tr.plays[seat], proven[1]):
+            if proven is None or self._revoke_card_unsure(tr, seat, proven[1]):
                 continue
             if self._led_card_misread(tr, seat, proven[0]):
                 self._withdraw_revokes_in(tr, t, out)
@@ -1839,14 +1850,29 @@ class TableTracker:
             return card, led
         return None
 
-    @staticmethod
-    def _revoke_card_unsure(play: _Play, led: Card) -> bool:
-        """True when the card said not to follow suit was read only once, or was read as a
-        card of the suit led too: too unsure to accuse a player on. (A card named from the
-        reader's candidates has no votes; naming it took two readings already.)"""
+    def _revoke_card_unsure(self, tr: _TrickState, seat: Seat, led: Card) -> bool:
+        """True when ``seat``'s card said not to follow suit in ``tr`` was read only once, or
+        was read as a card of the suit led too: too unsure to accuse a player on. (A card
+        named from the reader's candidates has no votes; naming it took two readings
+        already.) A reading as the card another player of the trick laid, read there far more
+        often, does not count: one deck, so that was his card seen at this place as it was
+        gathered (preferans 10603: S's DA, read 9 times, once as E's HA led - read 17 times -
+        and the true revoke went unalerted)."""
+        play = tr.plays[seat]
         reads = sum(play.votes.values())
-        return 0 < reads < _REVOKE_MIN_READS or any(
-            c is not None and c.suit == led.suit for c in play.votes)
+        if 0 < reads < _REVOKE_MIN_READS:
+            return True
+        return any(c is not None and c.suit == led.suit
+                   and not self._held_by_other_play(tr, seat, c) for c in play.votes)
+
+    @staticmethod
+    def _held_by_other_play(tr: _TrickState, seat: Seat, card: Card) -> bool:
+        """True when another play of ``tr`` is ``card`` by most of its readings, and read as
+        it ``_OUTREAD_FACTOR`` times as often as ``seat``'s play was (and at least
+        ``_OUTREAD_VOTES`` times)."""
+        n = tr.plays[seat].votes.get(card, 0)
+        return any(_majority(p) == card and p.votes.get(card, 0) >= max(
+            _OUTREAD_VOTES, _OUTREAD_FACTOR * n) for s, p in tr.plays.items() if s != seat)
 
     def _led_card_misread(self, tr: _TrickState, seat: Seat, card: Card) -> bool:
         """True when the card led was most likely misread rather than ``seat`` revoking: it
@@ -1871,7 +1897,7 @@ class TableTracker:
         that card misread, no proof that the card led was (bridge 6705: W's true revoke was
         withdrawn for N's SJ read once as CJ)."""
         proven = self._revoke_in(tr, seat)
-        return proven is not None and not self._revoke_card_unsure(tr.plays[seat], proven[1])
+        return proven is not None and not self._revoke_card_unsure(tr, seat, proven[1])
 
     # ------------------------------------------------------------------ deal end
     def _finish_deal(self, t: float, out: list[Event], cleared: bool = False) -> None:
