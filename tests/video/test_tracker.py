@@ -1794,14 +1794,14 @@ def test_a_lead_read_as_two_cards_proves_no_revoke():
 def _tracker_with_row(row: str, winners: list[Seat]):  # type: ignore[no-untyped-def]
     """A preferans tracker whose tricks were won (by the rules) by ``winners`` and whose S
     row was confirmed as ``row`` ('w'/'l' per trick)."""
-    from vision.video.tracker import _TrickState
+    from vision.video.evidence import TrickState
 
     tr = TableTracker("preferans", 10.0, seats=(N, E, S), dealer=W)
     for k, (o, w) in enumerate(zip(row, winners, strict=True), start=1):
         state = tr._trick(k)
         state.winner, state.winner_source, state.completed = w, "rules", True
         state.turned[S] = (Orientation.WON if o == "w" else Orientation.LOST, float(k))
-        assert isinstance(state, _TrickState)
+        assert isinstance(state, TrickState)
     return tr
 
 
@@ -1846,7 +1846,7 @@ def test_readings_of_a_card_first_taken_for_another_do_not_become_the_next_play(
     play is known to be S2 they are not that card - trick 3's is C2, seen after the turn."""
     from collections import Counter
 
-    from vision.video.tracker import _Evidence
+    from vision.video.evidence import Evidence
 
     tracker, t = _lhombre_after_first_trick()
     after_one = {N: ["lost"], E: ["lost"], S: ["won"]}
@@ -1856,7 +1856,7 @@ def test_readings_of_a_card_first_taken_for_another_do_not_become_the_next_play(
                                     S: ["won", "won"]})
     assert tracker.row_len[S] == 2
     s2 = Card.from_str("S2")
-    tracker._face_ev[S] = _Evidence(first_t=t - 3.0, last_t=t - 2.0, n=12,
+    tracker._face_ev[S] = Evidence(first_t=t - 3.0, last_t=t - 2.0, n=12,
                                     votes=Counter({s2: 12}))
     out = []
     for _ in range(8):

@@ -54,7 +54,7 @@ import itertools
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from vision.cards import Card, Suit
 from vision.contract import Contract
@@ -74,34 +74,37 @@ from vision.video.events import (
     Event,
     TrickComplete,
 )
+from vision.video.evidence import (
+    SIDES,
+    UNSET,
+    Evidence,
+    Play,
+    SoftVotes,
+    TrickState,
+    agrees,
+    cards_in,
+    contested,
+    majority,
+    names,
+    other_card,
+    outvotes,
+    plays_to_judge,
+    read_both_ways,
+    read_once,
+    sureness,
+    take_as,
+    turn_time,
+)
 
-_UNSET = object()
 _SAME_CARD_GAP_S = 1.0  # a face read again within this time of the last sighting: same card
 #: ... or within this time, when his row read whole in the same look does not hold that card
 #: yet (a row is slow to show a turn - hands, a card missed - but not by a whole trick)
 _TURN_LAG_S = 2.0
-#: A face never read for sure is named from the reader's hesitations (its candidates, summed
-#: over fresh readings) only when this many readings offered candidates ...
-_SOFT_MIN_READINGS = 2
-#: ... the best card's mean probability over them is at least this ...
-_SOFT_MIN_MEAN_P = 0.5
-#: ... and it outweighs the runner-up by this factor.
-_SOFT_MARGIN = 2.0
-#: A row card confirmed one way is taken the other way once later readings say so this many
-#: times and with this share of all its readings (0.67 against 0.6, 2/3 exactly, 0.7, 0.75
-#: and 0.85 on 62 replayed videos: the fewest row cards wrong and false alerts together).
-_REVISE_VOTES = 3
-_REVISE_SHARE = 0.67
-_SIDES = (Orientation.WON, Orientation.LOST)
 #: Before the deal's last trick, no row seen (while cards lie face up, or with none between
 #: two tricks) is a new deal only after this many times ``new_deal_s``.
 _PLAYING_NEW_DEAL_FACTOR = 5.0
 #: A revoke is alerted only on a card read at least this often (and never as the suit led).
 _REVOKE_MIN_READS = 2
-#: A face read as a second card at least this share as often as its first is too unsure to
-#: prove a revoke on (0.5 on 110 replayed videos: 8 of 265 false alerts fewer, no true one
-#: lost; with the revoker's own card checked too 12 fewer, one true revoke lost).
-_CONTESTED_SHARE = 0.5
 #: A card turned against the winner its trick's faces name is checked as soon as it is read
 #: again, before the other players have turned theirs, when every face of the trick was read
 #: as its card at least this often and no card any reading named at a place would give the
@@ -115,15 +118,6 @@ _CONTESTED_SHARE = 0.5
 _SETTLED_READS = 3
 #: ... and the winner is looked at under at most this many ways of taking the faces' readings.
 _SETTLED_MAX_READINGS = 64
-#: A row card read the other way this often and in this share of all its readings is not
-#: read surely enough to blame a player on: its wrong-orientation alert is held, or withdrawn
-#: at the deal's end. Over 156 recorded videos the cards of the 102 true alerts standing at the
-#: end were read the other way 7 times at most (30 % of their readings at most); 31 of the 96
-#: false ones' cards 10 times or more, in 20-60 % of their readings. Set at 10 first, the
-#: fresh check set 9301-9312 then had a true alert's card read the other way 10 times of 39:
-#: 12 keeps it (and 2 false alerts of the 156).
-_UNSURE_AGAINST_VOTES = 12
-_UNSURE_AGAINST_SHARE = 0.2
 #: A card read this often at a seat outweighs the same card read once in his earlier trick.
 _OUTREAD_VOTES = 3
 #: ... and a card read at a seat this many times as often as another player's play of a trick
@@ -140,193 +134,6 @@ _OUTREAD_FACTOR = 2
 #: videos cards named 10 -> 14, all right (bridge 9402: 3 faces never read, 4 rows misread).
 _DEDUCE_MAX_UNREAD = 3
 _DEDUCE_MAX_MISFITS = 2
-
-
-@dataclass
-class _SoftVotes:
-    """The reader's candidates for a face it could not name, summed over fresh readings."""
-
-    p: dict[Card, float] = field(default_factory=dict)
-    readings: int = 0
-
-    def add(self, candidates: Sequence[tuple[Card, float]]) -> None:
-        if candidates:
-            self.readings += 1
-            for card, prob in candidates:
-                self.p[card] = self.p.get(card, 0.0) + prob
-
-    def best(self, excluded: set[Card]) -> Card | None:
-        """The card the readings point to, or None when they are too few or too split."""
-        if self.readings < _SOFT_MIN_READINGS:
-            return None
-        ranked = sorted(((p, c) for c, p in self.p.items() if c not in excluded),
-                        key=lambda pc: pc[0], reverse=True)
-        if not ranked or ranked[0][0] < _SOFT_MIN_MEAN_P * self.readings:
-            return None
-        if len(ranked) > 1 and ranked[0][0] < _SOFT_MARGIN * ranked[1][0]:
-            return None
-        return ranked[0][1]
-
-
-@dataclass
-class _Evidence:
-    """Observations of one thing not yet believed: when first/last seen, how often, what."""
-
-    first_t: float
-    last_t: float
-    n: int = 1
-    votes: Counter = field(default_factory=Counter)
-    misses: int = 0  # fresh readings that should have shown it and did not
-    soft: _SoftVotes = field(default_factory=_SoftVotes)
-    latest: Card | None = None  # the card the latest reading named
-
-    def see(self, t: float, vote: object = _UNSET, *, fresh: bool = True) -> None:
-        """One more sighting at ``t``; only a fresh reading counts toward ``n`` (a frame the
-        gate found unchanged repeats the last reading, which may be the one bad one)."""
-        self.last_t = max(self.last_t, t)
-        if fresh:
-            self.n += 1
-        if vote is not _UNSET:
-            self.votes[vote] += 1
-            if isinstance(vote, Card):
-                self.latest = vote
-
-    def _known(self) -> list[tuple[object, int]]:
-        return sorted(((v, n) for v, n in self.votes.items()
-                       if v is not None and v is not Orientation.UNKNOWN),
-                      key=lambda kv: kv[1], reverse=True)
-
-    def best(self) -> object:
-        """The most frequent known vote (None when nothing known was read)."""
-        known = self._known()
-        return known[0][0] if known else None
-
-    def decided(self) -> bool:
-        """True unless two known values are tied for the most votes (wait for another look)."""
-        known = self._known()
-        return len(known) < 2 or known[0][1] > known[1][1]
-
-
-@dataclass
-class _Play:
-    card: Card | None
-    t: float  # when it appeared
-    votes: Counter = field(default_factory=Counter)
-    last_seen: float = -math.inf  # when it was last seen face up as itself
-    # when a face was last read at his place as another card while the rest of its trick
-    # still lay face up (a misreading of this card, not his next one)
-    last_face: float = -math.inf
-    from_row: bool = False  # known only from his row: never seen face up
-    soft: _SoftVotes = field(default_factory=_SoftVotes)
-    latest: Card | None = None  # the card the latest reading named
-
-
-def _agrees(known: list[Orientation], read: list[Orientation]) -> bool:
-    """A row reading fits the confirmed row: no card read the other way (unknowns fit)."""
-    return all(a is Orientation.UNKNOWN or b is Orientation.UNKNOWN or a is b
-               for a, b in zip(known, read, strict=False))
-
-
-def _outvotes(votes: Counter, o: Orientation) -> bool:
-    """``o`` holds at least ``_REVISE_VOTES`` readings and ``_REVISE_SHARE`` of them all."""
-    return votes[o] >= _REVISE_VOTES and votes[o] >= _REVISE_SHARE * sum(votes.values())
-
-
-def _read_both_ways(votes: Counter, o: Orientation) -> bool:
-    """The row card, taken to lie ``o``, was read the other way at least
-    ``_UNSURE_AGAINST_VOTES`` times and in ``_UNSURE_AGAINST_SHARE`` of its readings: its
-    reading is not to blame a player on."""
-    against = sum(n for x, n in votes.items() if x in _SIDES and x is not o)
-    return against >= _UNSURE_AGAINST_VOTES and against >= _UNSURE_AGAINST_SHARE * sum(
-        votes.values())
-
-
-def _plays_to_judge(order: list[Seat], cards: list[Card | None], candidates: list[Seat]
-                    ) -> list[tuple[Seat, Card]] | None:
-    """The plays that decide which of the ``candidates`` (partners whose rows say their side
-    won) took a trick: all of them when every card was read; else the card led and the
-    candidates' own cards (the other side's cards lost anyway); None when one of those was
-    never read."""
-    plays = list(zip(order, cards, strict=True))
-    if any(c is None for _, c in plays):
-        plays = [(s, c) for s, c in plays if s == order[0] or s in candidates]
-    if any(c is None for _, c in plays):
-        return None
-    return [(s, c) for s, c in plays if c is not None]
-
-
-def _contested(play: _Play) -> bool:
-    """The face was read as a second card at least ``_CONTESTED_SHARE`` as often as its
-    first (a club taken for a spade now and then)."""
-    counts = sorted(play.votes.values(), reverse=True)
-    return len(counts) > 1 and counts[1] >= _CONTESTED_SHARE * counts[0]
-
-
-def _majority(play: _Play) -> Card | None:
-    """The identity read most often while the card lay face up. A tie goes to the latest
-    reading's card: a card is first seen under the hand laying it, later whole."""
-    if not play.votes:
-        return play.card
-    best, n = play.votes.most_common(1)[0]
-    if play.latest is not None and play.votes.get(play.latest, 0) == n:
-        return play.latest
-    if play.card is not None and play.votes.get(play.card, 0) == n:
-        return play.card
-    return best
-
-
-def _sureness(play: _Play, card: Card) -> float:
-    """How sure the tracker is that ``play`` is ``card``, for the reconstruction: the share
-    of its readings that named it, with one reading for and one against added (a face read
-    as a card four times of four is surer than one read once; a card no reading named -
-    the rules or the deck named it - gets 0.5). Where one card was read at two places, the
-    reconstruction keeps the surer and leaves the other to the rules."""
-    return (play.votes.get(card, 0) + 1) / (sum(play.votes.values()) + 2)
-
-
-def _names(play: _Play, card: Card) -> bool:
-    """True when ``play`` was taken for ``card`` (as laid, or by most of its readings)."""
-    return card in (play.card, _majority(play))
-
-
-def _read_once(play: _Play) -> bool:
-    """True when ``play``'s face rests on one reading at most (the others left it unread)."""
-    return sum(play.votes.values()) <= 1
-
-
-def _other_card(play: _Play, card: Card | None) -> Card | None:
-    """The card ``play``'s face was read as most often after ``card`` (None: no other)."""
-    return next((c for c, _ in play.votes.most_common() if c not in (None, card)), None)
-
-
-def _take_as(play: _Play, misread: Card, card: Card) -> None:
-    """``play``'s readings as ``misread`` were misreadings: it is ``card``."""
-    del play.votes[misread]
-    play.card = play.latest = card
-
-
-@dataclass
-class _TrickState:
-    number: int
-    plays: dict[Seat, _Play] = field(default_factory=dict)
-    turned: dict[Seat, tuple[Orientation, float]] = field(default_factory=dict)
-    leader: Seat | None = None
-    winner: Seat | None = None
-    winner_source: str = ""
-    completed: bool = False
-    turned_done: bool = False
-    order_agrees: bool = True  # the cards appeared in the order the rules' leader gives
-    deduced: set[Seat] = field(default_factory=set)  # cards named from the rest of the deal
-
-
-def _cards_in(tr: _TrickState, order: Sequence[Seat]) -> list[Card | None]:
-    """``tr``'s cards in ``order`` as most of their readings name them (None: no play)."""
-    return [_majority(tr.plays[s]) if s in tr.plays else None for s in order]
-
-
-def _turn_time(tr: _TrickState) -> float:
-    """When the last of ``tr``'s cards seen turned into the rows was turned."""
-    return max(x[1] for x in tr.turned.values())
 
 
 @dataclass(frozen=True)
@@ -404,9 +211,9 @@ class TableTracker:
             self.seats: tuple[Seat, ...] | None = SEATS
         else:
             self.seats = self.fixed_seats
-        self.tricks: dict[int, _TrickState] = {}
+        self.tricks: dict[int, TrickState] = {}
         self.row_len: dict[Seat, int] = {s: 0 for s in SEATS}
-        self._row_ev: dict[tuple[Seat, int], _Evidence] = {}
+        self._row_ev: dict[tuple[Seat, int], Evidence] = {}
         # orientation readings of confirmed row cards, from confirmation on (seat, trick)
         self._turn_votes: dict[tuple[Seat, int], Counter] = {}
         self._doubtful: set[tuple[Seat, int]] = set()  # a wrong turn not yet read surely
@@ -414,10 +221,10 @@ class TableTracker:
         # row cards turned before the rest of their trick, to check against its faces' winner
         # once read again (:meth:`_check_early_turns`): their readings when they were turned
         self._early_turns: dict[tuple[Seat, int], Counter] = {}
-        self._face_ev: dict[Seat, _Evidence] = {}
+        self._face_ev: dict[Seat, Evidence] = {}
         # faces read at a seat as a card another player's turned play was taken for, turned
         # away as misreadings until they outnumber that play's readings: (seat, card) -> them
-        self._outread: dict[tuple[Seat, Card], _Evidence] = {}
+        self._outread: dict[tuple[Seat, Card], Evidence] = {}
         # a face seen once at a seat while the other cards of its trick lay face up: his card
         # of that trick (None: unread) if the next trick begins without one confirmed
         # (seat, trick) -> (card, t)
@@ -443,9 +250,9 @@ class TableTracker:
         self.last_t = -math.inf
         self._fresh = True
 
-    def _trick(self, k: int) -> _TrickState:
+    def _trick(self, k: int) -> TrickState:
         if k not in self.tricks:
-            self.tricks[k] = _TrickState(k)
+            self.tricks[k] = TrickState(k)
         return self.tricks[k]
 
     def plays_of(self, seat: Seat) -> int:
@@ -497,7 +304,7 @@ class TableTracker:
                 self._row_read[seat] = (t, length)
                 if length == self.row_len[seat] and all(p in orients for p in range(1, length + 1)):
                     self._row_whole_t[seat] = t
-            self._see_row(seat, length, orients, t, out, faceup.get(seat, _UNSET))
+            self._see_row(seat, length, orients, t, out, faceup.get(seat, UNSET))
         for seat in SEATS:
             # a face not seen for forget_s is forgotten; one never read, also when a face
             # shows there again: that is a new sighting, not more of the old one (preferans
@@ -599,7 +406,7 @@ class TableTracker:
             renumber = any(sc.face_up for sc in cards)
             down = 0
             for i, sc in enumerate(cards):
-                if sc.face_up and sc.card is None and sc.orientation in _SIDES and (
+                if sc.face_up and sc.card is None and sc.orientation in SIDES and (
                         seat in reading.current_trick
                         or any(not c.face_up for c in cards[i + 1:])
                         or (sc.shows_no_index and down > 0 and self._due_to_turn(seat, down + 1))):
@@ -667,7 +474,7 @@ class TableTracker:
 
     # ------------------------------------------------------------------ rows
     def _see_row(self, seat: Seat, length: int, orients: dict[int, Orientation], t: float,
-                 out: list[Event], face: object = _UNSET) -> None:
+                 out: list[Event], face: object = UNSET) -> None:
         confirmed = self.row_len[seat]
         if length > confirmed:
             length, orients = self._without_inserted_card(seat, length, orients)
@@ -681,7 +488,7 @@ class TableTracker:
             o = orients.get(pos)
             ev = self._row_ev.get(key)
             if ev is None:
-                ev = self._row_ev[key] = _Evidence(first_t=t, last_t=t)
+                ev = self._row_ev[key] = Evidence(first_t=t, last_t=t)
                 if o is not None:
                     ev.votes[o] += 1
             elif o is not None and self._fresh:
@@ -700,7 +507,7 @@ class TableTracker:
         self._confirm_row(seat, t, out, face)
 
     def _confirm_row(self, seat: Seat, t: float, out: list[Event],
-                     face: object = _UNSET, wait_for_faces: bool = True) -> None:
+                     face: object = UNSET, wait_for_faces: bool = True) -> None:
         """Confirm the row's new positions in order; a row only grows by persistent
         evidence. ``wait_for_faces=False``: a row card whose face was never seen need not
         wait ``unread_wait_s`` (the video has ended, no face can show any more)."""
@@ -730,10 +537,10 @@ class TableTracker:
                 # way it waits for them; the way it lay so far says nothing of his turn
                 ev.votes.clear()
                 break
-            if play is not None and face is not _UNSET and face is not None and \
-                    face == _majority(play):
+            if play is not None and face is not UNSET and face is not None and \
+                    face == majority(play):
                 break  # his card of that trick still lies face up: not turned yet
-            if face is not _UNSET and (play is None or face is None) and \
+            if face is not UNSET and (play is None or face is None) and \
                     pending is not None and any(s not in pending.turned
                                                 for s in pending.plays if s != seat):
                 # a face-up card before him (not read, or no play of his known yet) while
@@ -746,16 +553,16 @@ class TableTracker:
             self.row_len[seat] = pos
             self._row_grew_t[seat] = t
             self._turn_votes[(seat, pos)] = Counter(
-                {o: n for o, n in ev.votes.items() if o in _SIDES})
+                {o: n for o, n in ev.votes.items() if o in SIDES})
             self._on_turned(seat, pos, orientation, ev.first_t, t, out)
 
-    def _trick_in_play(self, pending: _TrickState | None, seat: Seat, t: float, face: object
+    def _trick_in_play(self, pending: TrickState | None, seat: Seat, t: float, face: object
                        ) -> bool:
         """True when the trick ``seat``'s next row card would belong to is still being
         played: he shows a face-up card and nobody has played to it yet (he is leading it),
         or another player's card of it lies face up now and is not turned."""
         if pending is None:
-            return face is not _UNSET
+            return face is not UNSET
         return self._on_the_table(pending.number, seat, t)
 
     def _without_inserted_card(self, seat: Seat, length: int, orients: dict[int, Orientation]
@@ -767,11 +574,11 @@ class TableTracker:
         if len(orients) != length or not known:
             return length, orients  # gaps where a hand hides a card: positions are unsure
         seq = [orients[p] for p in range(1, length + 1)]
-        if _agrees(known, seq):
+        if agrees(known, seq):
             return length, orients
         for j in range(len(known)):
             cand = seq[:j] + seq[j + 1:]
-            if _agrees(known, cand):
+            if agrees(known, cand):
                 return length - 1, {p + 1: o for p, o in enumerate(cand)}
         return length, orients
 
@@ -791,7 +598,7 @@ class TableTracker:
             return length, orients
         for j in range(length - 1):
             cand = seq[:j] + [unknown] + seq[j:]
-            if _agrees(known, cand):
+            if agrees(known, cand):
                 return length + 1, {p + 1: o for p, o in enumerate(cand)}
         return length, orients
 
@@ -810,7 +617,7 @@ class TableTracker:
         return all((tr is not None and s in tr.plays) or self.row_len[s] >= k
                    or (s, k) in self._row_ev for s in self.seats if s != seat)
 
-    def _persistent(self, ev: _Evidence) -> bool:
+    def _persistent(self, ev: Evidence) -> bool:
         return ev.last_t - ev.first_t >= self.confirm_s - 1e-9 and ev.n >= self.min_frames
 
     def _on_turned(self, seat: Seat, pos: int, orientation: Orientation, t_seen: float,
@@ -857,13 +664,13 @@ class TableTracker:
         for pos in range(1, confirmed + 1):
             o = orients[pos]
             tr = self.tricks.get(pos)
-            if o not in _SIDES or tr is None or seat not in tr.turned:
+            if o not in SIDES or tr is None or seat not in tr.turned:
                 continue
             votes = self._turn_votes.setdefault((seat, pos), Counter())
             votes[o] += 1
             best = votes.most_common(1)[0][0]
             current, t_seen = tr.turned[seat]
-            if best is not current and _outvotes(votes, best):
+            if best is not current and outvotes(votes, best):
                 tr.turned[seat] = (best, t_seen)
                 if pos == self.row_len[seat] and tr.turned_done and \
                         tr.winner is not None and tr.winner_source == "rules" and \
@@ -887,9 +694,9 @@ class TableTracker:
         votes = self._turn_votes.get((seat, k))
         if not votes:
             return True  # nothing recorded (restored from the store): as confirmed
-        if _read_both_ways(votes, o):
+        if read_both_ways(votes, o):
             return False
-        return (votes[o] >= 2 and votes[o] == sum(votes.values())) or _outvotes(votes, o)
+        return (votes[o] >= 2 and votes[o] == sum(votes.values())) or outvotes(votes, o)
 
     def _check_row_lengths(self, seat: Seat, pos: int, t: float, out: list[Event]) -> None:
         if pos > self.game.hand_size and seat not in self._long_alerted:
@@ -965,7 +772,7 @@ class TableTracker:
             return
         ev = self._face_ev.get(seat)
         if ev is None:
-            self._face_ev[seat] = ev = _Evidence(first_t=t, last_t=t, votes=Counter([card]),
+            self._face_ev[seat] = ev = Evidence(first_t=t, last_t=t, votes=Counter([card]),
                                                  latest=card)
             self._note_glimpse(seat, card, t)
             self._soft_vote(ev.soft, card, candidates)
@@ -994,7 +801,7 @@ class TableTracker:
             # deny it - then only if nothing else was read here), was misread
             old_trick, old_play = weak
             other = any(c is not None and c != best for c in ev.votes)
-            if ev.votes[best] < _OUTREAD_VOTES or (other and not _read_once(old_play)):
+            if ev.votes[best] < _OUTREAD_VOTES or (other and not read_once(old_play)):
                 return
             old_play.card = old_play.latest = None
             old_play.votes.clear()
@@ -1075,7 +882,7 @@ class TableTracker:
         or by another player to the trick his new card goes to (it lies face up there too);
         or - one deck - by another player to a trick already turned, read the same way every
         time then (a misreading here, or that card in passing). A play of the trick being
-        gathered that was read as two cards (:func:`_contested`) and last as another one does
+        gathered that was read as two cards (:func:`contested`) and last as another one does
         not count: this is more likely his new card, and that play its other card (settled
         by :meth:`_settle_contested_duplicates`); nor does a play of the trick his new card
         goes to that was laid as ``card`` but is read as two cards, most often as another
@@ -1086,15 +893,15 @@ class TableTracker:
         for k, tr in self.tricks.items():
             for s, p in tr.plays.items():
                 if s == seat:
-                    if (k < played or not pending) and _names(p, card) \
+                    if (k < played or not pending) and names(p, card) \
                             and not (k < played and self._weak_witness(tr, p)):
                         return True
-                elif k in (played, upcoming) and _names(p, card) \
-                        and not (k == played and not pending and _contested(p)
+                elif k in (played, upcoming) and names(p, card) \
+                        and not (k == played and not pending and contested(p)
                                  and card != p.latest) \
-                        and not (k == upcoming and _contested(p) and _majority(p) != card):
+                        and not (k == upcoming and contested(p) and majority(p) != card):
                     return True
-                elif tr.turned_done and _majority(p) == card and len(p.votes) == 1 \
+                elif tr.turned_done and majority(p) == card and len(p.votes) == 1 \
                         and p.votes[card] >= 2:
                     return True
         return False
@@ -1109,25 +916,25 @@ class TableTracker:
         if not self._fresh:
             return False
         earlier = [(tr, s, p) for tr in self.tricks.values() if tr.turned_done
-                   for s, p in tr.plays.items() if s != seat and _majority(p) == card]
+                   for s, p in tr.plays.items() if s != seat and majority(p) == card]
         if len(earlier) != 1:
             return False
         tr, other_seat, p = earlier[0]
         seen = self._outread.get((seat, card))
         if seen is None:
-            seen = self._outread[(seat, card)] = _Evidence(first_t=t, last_t=t,
+            seen = self._outread[(seat, card)] = Evidence(first_t=t, last_t=t,
                                                            votes=Counter([card]), latest=card)
         else:
             seen.see(t, card)
         # a play read as two cards (contested) is that card only by its readings as it less
         # those as its other card (bridge 10407: W's CQ read SQ 8 times and CQ 6 held N's SQ
         # off until the next trick began)
-        other = _other_card(p, card)
-        margin = p.votes[card] - (p.votes[other] if other is not None and _contested(p) else 0)
+        other = other_card(p, card)
+        margin = p.votes[card] - (p.votes[other] if other is not None and contested(p) else 0)
         if seen.n < max(_OUTREAD_VOTES, _OUTREAD_FACTOR * margin):
             return False
         if (free := self._free_other_card(tr.number, other_seat, p, card)) is not None:
-            _take_as(p, card, free)  # its other card, as _settle_contested_duplicates does
+            take_as(p, card, free)  # its other card, as _settle_contested_duplicates does
         else:
             p.card = p.latest = None
             p.votes.clear()
@@ -1137,7 +944,7 @@ class TableTracker:
         earlier_n = seen.n - 1  # the readings before this one, turned away until now
         ev = self._face_ev.get(seat)
         if ev is None:
-            self._face_ev[seat] = _Evidence(first_t=seen.first_t, last_t=t, n=earlier_n,
+            self._face_ev[seat] = Evidence(first_t=seen.first_t, last_t=t, n=earlier_n,
                                             votes=Counter({card: earlier_n}), latest=card)
         else:
             ev.first_t = min(ev.first_t, seen.first_t)
@@ -1158,14 +965,14 @@ class TableTracker:
         gone = False
         for k, tr in self.tricks.items():
             for p in tr.plays.values():
-                if not _names(p, card):
+                if not names(p, card):
                     continue
                 if k >= played or k == upcoming or not tr.turned_done:
                     return False
                 gone = True
         return gone
 
-    def _weak_witness(self, tr: _TrickState, play: _Play) -> bool:
+    def _weak_witness(self, tr: TrickState, play: Play) -> bool:
         """True when ``play``, of a trick already complete, is a weaker witness than the same
         card read again and again at the same seat later: it rests on one reading of its face
         (the others left it unread), or its trick's rows lie against the winner its faces
@@ -1173,23 +980,23 @@ class TableTracker:
         say a face was misread)."""
         if not tr.completed:
             return False
-        if _read_once(play):
+        if read_once(play):
             return True
         return tr.turned_done and tr.winner is not None and tr.winner_source == "rules" \
             and self._misfits(tr, tr.winner) >= 2
 
     def _weak_earlier_play(self, seat: Seat, card: Card, played: int
-                           ) -> tuple[_TrickState, _Play] | None:
+                           ) -> tuple[TrickState, Play] | None:
         """``seat``'s play before his last one taken for ``card`` on weak evidence
         (:meth:`_weak_witness`), if any."""
         for k, tr in self.tricks.items():
             p = tr.plays.get(seat)
-            if p is not None and k < played and _names(p, card) \
+            if p is not None and k < played and names(p, card) \
                     and self._weak_witness(tr, p):
                 return tr, p
         return None
 
-    def _soft_vote(self, soft: _SoftVotes, card: Card | None,
+    def _soft_vote(self, soft: SoftVotes, card: Card | None,
                    candidates: Sequence[tuple[Card, float]]) -> None:
         """A fresh reading that left the face unread adds its candidates."""
         if card is None and self._fresh:
@@ -1229,14 +1036,14 @@ class TableTracker:
         return any(s != seat and self.row_len[s] < k and t - p.last_seen <= _SAME_CARD_GAP_S
                    for s, p in tr.plays.items())
 
-    def _replace_ghost_play(self, seat: Seat, card: Card | None, ev: _Evidence, t: float,
+    def _replace_ghost_play(self, seat: Seat, card: Card | None, ev: Evidence, t: float,
                             out: list[Event]) -> None:
         """His play to the trick of his ghost row card is the face-up card; the row card is
         taken back (it is confirmed again when he really turns his card)."""
         k = self.row_len[seat]
         tr = self.tricks[k]
         known = Counter({c: n for c, n in ev.votes.items() if c is not None})
-        tr.plays[seat] = _Play(card=card, t=ev.first_t, votes=known, last_seen=t, soft=ev.soft,
+        tr.plays[seat] = Play(card=card, t=ev.first_t, votes=known, last_seen=t, soft=ev.soft,
                                latest=ev.latest)
         tr.turned.pop(seat, None)
         self.row_len[seat] = k - 1
@@ -1247,15 +1054,15 @@ class TableTracker:
 
     def _lay(self, seat: Seat, k: int, card: Card | None, t: float, out: list[Event],
              votes: Counter | None = None, from_row: bool = False,
-             soft: _SoftVotes | None = None, latest: Card | None = None) -> None:
+             soft: SoftVotes | None = None, latest: Card | None = None) -> None:
         if (self.seats is not None and seat not in self.seats) or k > self.game.hand_size:
             return  # not at this table, or a play after the last trick: a card seen again
         tr = self._trick(k)
         if seat in tr.plays:
             return
         known = Counter({c: n for c, n in (votes or Counter([card])).items() if c is not None})
-        tr.plays[seat] = _Play(card=card, t=t, votes=known, from_row=from_row,
-                               soft=soft if soft is not None else _SoftVotes(), latest=latest)
+        tr.plays[seat] = Play(card=card, t=t, votes=known, from_row=from_row,
+                               soft=soft if soft is not None else SoftVotes(), latest=latest)
         if self.seats is None and len(tr.plays) >= self.game.n_players and k == 1:
             self.seats = tuple(sorted(tr.plays))
         self._emit(("laid", k, seat), CardLaid(t=t, deal=self.deal, seat=seat, card=card,
@@ -1299,7 +1106,7 @@ class TableTracker:
         if last is not None and last.turned_done and not self._finished:
             self._finish_deal(max(o[1] for o in last.turned.values()), out)
 
-    def _play_order(self, tr: _TrickState) -> tuple[Seat | None, list[Seat], bool]:
+    def _play_order(self, tr: TrickState) -> tuple[Seat | None, list[Seat], bool]:
         assert self.seats is not None
         expected = self._expected_leader(tr.number)
         by_time = sorted(tr.plays, key=lambda s: tr.plays[s].t)
@@ -1317,7 +1124,7 @@ class TableTracker:
             leader = min(sorted(tied), key=misfit)
         return leader, self.game.play_order(leader, self.seats), agrees
 
-    def _complete(self, tr: _TrickState, out: list[Event], force: bool = False) -> None:
+    def _complete(self, tr: TrickState, out: list[Event], force: bool = False) -> None:
         """Emit ``tr`` as complete once its winner is known from the rules or from the rows;
         ``force``: complete it all the same, the winner unknown where neither proves one."""
         leader, order, agrees = self._play_order(tr)
@@ -1356,34 +1163,34 @@ class TableTracker:
         for seat in order:  # a face read only after it was laid may prove an earlier revoke
             self._check_revokes(seat, t_done, out)
 
-    def _free_other_card(self, k: int, seat: Seat, play: _Play, card: Card) -> Card | None:
-        """The other card ``seat``'s contested play to trick ``k`` (:func:`_contested`) was
+    def _free_other_card(self, k: int, seat: Seat, play: Play, card: Card) -> Card | None:
+        """The other card ``seat``'s contested play to trick ``k`` (:func:`contested`) was
         read as beside ``card``, when no other play of the deal was taken for it (one deck)."""
-        if not _contested(play):
+        if not contested(play):
             return None
-        other = _other_card(play, card)
+        other = other_card(play, card)
         return None if other is None or other in self._played_cards(but=(k, seat)) else other
 
-    def _settle_contested_duplicates(self, tr: _TrickState, out: list[Event]) -> None:
+    def _settle_contested_duplicates(self, tr: TrickState, out: list[Event]) -> None:
         """One deck: a card of ``tr`` read the same way every time that an earlier trick's
-        contested play (read as two cards, see :func:`_contested`) was also taken for makes
+        contested play (read as two cards, see :func:`contested`) was also taken for makes
         that play its other card - if no one else played that one. The earlier trick is
         emitted again (``trick_complete``, its winner by the rules when every card is known)."""
         for play in tr.plays.values():
-            card = _majority(play)
+            card = majority(play)
             if card is None or len(play.votes) != 1:
                 continue
             for k, old in self.tricks.items():
                 if k >= tr.number or not old.completed:
                     continue
                 for s, p in old.plays.items():
-                    if _majority(p) != card or (other := self._free_other_card(k, s, p, card)) \
+                    if majority(p) != card or (other := self._free_other_card(k, s, p, card)) \
                             is None:
                         continue
-                    _take_as(p, card, other)
+                    take_as(p, card, other)
                     self._recomplete(old, out)
 
-    def _recomplete(self, tr: _TrickState, out: list[Event]) -> None:
+    def _recomplete(self, tr: TrickState, out: list[Event]) -> None:
         """Emit ``tr`` again after one of its cards changed."""
         if tr.leader is not None:
             # a trick gets its leader on completion (_play_order), once the seats are known
@@ -1391,7 +1198,7 @@ class TableTracker:
             order = self.game.play_order(tr.leader, self.seats)
         else:
             order = list(tr.plays)
-        cards = _cards_in(tr, order)
+        cards = cards_in(tr, order)
         if all(c is not None for c in cards) and self.trump_known and tr.winner_source != "rows":
             tr.winner, tr.winner_source = self._rules_winner(order, cards), "rules"
         elif tr.winner_source == "rules" and self.seats is not None and \
@@ -1407,7 +1214,7 @@ class TableTracker:
         plays = [(s, c) for s, c in zip(order, cards, strict=True) if c is not None]
         return self.game.trick_winner(plays, self._contract_for(self.trumps[0]))
 
-    def _report_trick(self, tr: _TrickState, key: tuple, t: float, order: list[Seat],
+    def _report_trick(self, tr: TrickState, key: tuple, t: float, order: list[Seat],
                       cards: list[Card | None], out: list[Event], agrees: bool = True) -> None:
         """Emit ``trick_complete`` for ``tr`` as it stands (leader, winner and its source),
         once per ``key``: the first report, or a later one that corrects it."""
@@ -1419,13 +1226,13 @@ class TableTracker:
         if self._emit(key, report, out):
             self._reported[tr.number] = report
 
-    def _card_of(self, tr: _TrickState, seat: Seat) -> Card | None:
+    def _card_of(self, tr: TrickState, seat: Seat) -> Card | None:
         """The card ``seat`` played to ``tr``: the identity read most often; for a face never
         read for sure, the card the reader's candidates agreed on over several readings (one
         deck: never a card already played in this deal). Kept as the play's card, so that
         the report and the revoke checks see the same card as the trick."""
         play = tr.plays[seat]
-        card = _majority(play)
+        card = majority(play)
         if card is not None:
             return card
         card = play.soft.best(self._played_cards(but=(tr.number, seat)))
@@ -1439,9 +1246,9 @@ class TableTracker:
         tricks before trick ``before``)."""
         return {c for k, tr in self.tricks.items() if before is None or k < before
                 for s, p in tr.plays.items()
-                if (k, s) != but and (c := _majority(p)) is not None}
+                if (k, s) != but and (c := majority(p)) is not None}
 
-    def _row_candidates(self, tr: _TrickState, order: list[Seat]) -> list[Seat]:
+    def _row_candidates(self, tr: TrickState, order: list[Seat]) -> list[Seat]:
         """The players whose win every row of ``tr`` shows (bridge: both of a side)."""
         won = {s for s, (o, _) in tr.turned.items() if o is Orientation.WON}
         lost = {s for s, (o, _) in tr.turned.items() if o is Orientation.LOST}
@@ -1452,7 +1259,7 @@ class TableTracker:
                 candidates.append(s)
         return candidates
 
-    def _winner_from_next_lead(self, prev: _TrickState, leader: Seat,
+    def _winner_from_next_lead(self, prev: TrickState, leader: Seat,
                                out: list[Event]) -> None:
         """The winner of a trick leads the next one. A trick left without a winner - its
         rows name a side (bridge), a face was never read to tell the partners apart - is
@@ -1466,15 +1273,15 @@ class TableTracker:
         named = self._row_candidates(prev, order)
         if leader not in named and (named or self._misfits(prev, leader) > 1):
             return
-        cards = _cards_in(prev, order)
+        cards = cards_in(prev, order)
         prev.winner, prev.winner_source = leader, "rows"
-        t_turn = _turn_time(prev)
+        t_turn = turn_time(prev)
         self._report_trick(prev, ("complete", prev.number, "next lead"), t_turn, order, cards,
                            out)
         if leader not in named:
             self._name_odd_row(prev, t_turn, out)
 
-    def _name_odd_row(self, tr: _TrickState, t: float, out: list[Event]) -> None:
+    def _name_odd_row(self, tr: TrickState, t: float, out: list[Event]) -> None:
         """Rows that disagreed named nobody (a seatless alert); the next lead has named the
         winner since, so the one row at odds with him is the card turned wrong: the alert
         becomes his, as far as his readings are sure (:meth:`_check_orientation`)."""
@@ -1489,7 +1296,7 @@ class TableTracker:
                        f"the row at odds is {odd[0]}'s")
         self._check_orientation(tr, odd[0], out)
 
-    def _winner_from_rows(self, tr: _TrickState, order: list[Seat],
+    def _winner_from_rows(self, tr: TrickState, order: list[Seat],
                           cards: list[Card | None]) -> Seat | None:
         """The winner the orientations show; narrows the trump candidates when cards are known."""
         candidates = self._row_candidates(tr, order)
@@ -1504,7 +1311,7 @@ class TableTracker:
             winners = {self.game.trick_winner(plays, self._contract_for(tp)) for tp in fits}
             if len(winners) == 1:
                 return winners.pop()
-        elif len(candidates) > 1 and (side := _plays_to_judge(order, cards, candidates)):
+        elif len(candidates) > 1 and (side := plays_to_judge(order, cards, candidates)):
             winners = {self.game.trick_winner(side, self._contract_for(tp)) for tp in self.trumps}
             if len(winners) == 1 and (winner := winners.pop()) in candidates:
                 return winner
@@ -1512,12 +1319,12 @@ class TableTracker:
             return candidates[0]
         return None
 
-    def _turned(self, tr: _TrickState, out: list[Event]) -> None:
+    def _turned(self, tr: TrickState, out: list[Event]) -> None:
         tr.turned_done = True
         order = (self.game.play_order(tr.leader, self.seats)
                  if tr.leader is not None and self.seats is not None else sorted(tr.turned))
         orients = tuple((s, tr.turned[s][0]) for s in order if s in tr.turned)
-        t_turn = _turn_time(tr)
+        t_turn = turn_time(tr)
         if tr.winner_source == "rules" and tr.winner is not None:
             if self._rows_contradict_themselves(tr):
                 self._take_contested_faces_by_rows(tr, order, out)
@@ -1542,10 +1349,10 @@ class TableTracker:
         if tr.winner_source != "rules":
             self._check_row_agreement(tr, out)
 
-    def _take_contested_faces_by_rows(self, tr: _TrickState, order: list[Seat],
+    def _take_contested_faces_by_rows(self, tr: TrickState, order: list[Seat],
                                       out: list[Event]) -> None:
         """A trick whose rows, all turned, cannot all be right and lie against the rules'
-        winner in two or more rows, with a face read as two cards (:func:`_contested`): when
+        winner in two or more rows, with a face read as two cards (:func:`contested`): when
         its other card gives a winner only one row lies against, that face is its other card
         (one card turned wrong puts one row at odds; two are a misreading). Bridge 10503: S's
         CQ read SQ 4 times and CQ 3 gave W the trick against three rows, and E's wrong turn
@@ -1553,7 +1360,7 @@ class TableTracker:
         assert tr.winner is not None
         if not self._all_rows_read(tr) or self._misfits(tr, tr.winner) < 2:
             return
-        cards = [c for c in _cards_in(tr, order) if c is not None]
+        cards = [c for c in cards_in(tr, order) if c is not None]
         if len(cards) != len(order):
             return
         choices = []
@@ -1567,10 +1374,10 @@ class TableTracker:
         if len(choices) != 1:
             return  # none, or several faces that could each be the misread one
         play, card, other = choices[0]
-        _take_as(play, card, other)
+        take_as(play, card, other)
         self._recomplete(tr, out)
 
-    def _withdraw_against_agreeing_rows(self, tr: _TrickState, t: float,
+    def _withdraw_against_agreeing_rows(self, tr: TrickState, t: float,
                                         out: list[Event]) -> bool:
         """A card alerted at its own turn (its trick's faces settled, :meth:`_faces_settled`)
         whose trick's rows, all turned and read now, agree with each other: one card turned
@@ -1587,12 +1394,12 @@ class TableTracker:
                            f"the trick was misread, not his card turned wrong")
         return bool(alerted)
 
-    def _all_rows_read(self, tr: _TrickState) -> bool:
+    def _all_rows_read(self, tr: TrickState) -> bool:
         """Every player's card of ``tr`` is turned and read won or lost."""
         return self.seats is not None and all(
-            s in tr.turned and tr.turned[s][0] in _SIDES for s in self.seats)
+            s in tr.turned and tr.turned[s][0] in SIDES for s in self.seats)
 
-    def _misfit_rows_doubtful(self, tr: _TrickState) -> bool:
+    def _misfit_rows_doubtful(self, tr: TrickState) -> bool:
         """True when a row lying against the rules' winner of ``tr`` is read a card off
         (:meth:`_row_shifted`): its cards there are its neighbours', and do not overrule the
         faces."""
@@ -1600,7 +1407,7 @@ class TableTracker:
         return any(self._row_shifted(seat, tr.number)
                    for seat in self._misfit_seats(tr, tr.winner))
 
-    def _faces_settled(self, tr: _TrickState) -> bool:
+    def _faces_settled(self, tr: TrickState) -> bool:
         """True when every card of the trick was seen face up, its card read at least
         :data:`_SETTLED_READS` times, and whatever card any reading named at each place, the
         rules give the trick to the same winner: that winner is as sure as the faces make it."""
@@ -1620,11 +1427,11 @@ class TableTracker:
                    for cards in itertools.product(*named))
 
     @staticmethod
-    def _faces_unsure(tr: _TrickState) -> bool:
+    def _faces_unsure(tr: TrickState) -> bool:
         """True when a card of the trick was read only once, or as two cards."""
-        return any(_read_once(p) or _contested(p) for p in tr.plays.values())
+        return any(read_once(p) or contested(p) for p in tr.plays.values())
 
-    def _rows_contradict_themselves(self, tr: _TrickState) -> bool:
+    def _rows_contradict_themselves(self, tr: TrickState) -> bool:
         """True when the rows turned so far cannot all be right, whoever won the trick."""
         seats = self.seats or tuple(tr.turned)
         known = {s: o for s, (o, _) in tr.turned.items() if o is not Orientation.UNKNOWN}
@@ -1642,17 +1449,17 @@ class TableTracker:
             return True
         return len(known) == len(seats) and not won
 
-    def _misfit_seats(self, tr: _TrickState, winner: Seat) -> list[Seat]:
+    def _misfit_seats(self, tr: TrickState, winner: Seat) -> list[Seat]:
         """The seats whose row cards of the trick, turned so far, lie against ``winner``."""
         return [s for s, (o, _) in tr.turned.items()
-                if o in _SIDES and o is not self.game.orientation(s, winner)]
+                if o in SIDES and o is not self.game.orientation(s, winner)]
 
-    def _misfits(self, tr: _TrickState, winner: Seat) -> int:
+    def _misfits(self, tr: TrickState, winner: Seat) -> int:
         """How many of the trick's row cards, turned so far, lie against ``winner``."""
         return len(self._misfit_seats(tr, winner))
 
-    def _revise_from_rows(self, tr: _TrickState, order: list[Seat], out: list[Event]) -> None:
-        cards = _cards_in(tr, order)
+    def _revise_from_rows(self, tr: TrickState, order: list[Seat], out: list[Event]) -> None:
+        cards = cards_in(tr, order)
         won = [s for s, (o, _) in tr.turned.items() if o is Orientation.WON]
         winner: Seat | None = None
         if not self.game.partnership and len(won) == 1:
@@ -1661,17 +1468,17 @@ class TableTracker:
             side = {s.side for s in won}
             candidates = [s for s in order if s.side in side]
             # the partner whose card could win the trick under some trump left
-            plays = _plays_to_judge(order, cards, candidates)
+            plays = plays_to_judge(order, cards, candidates)
             if plays is not None:
                 fits = {self.game.trick_winner(plays, self._contract_for(tp))
                         for tp in self.game.trump_candidates()}
                 candidates = [s for s in candidates if s in fits] or candidates
             winner = candidates[0] if len(candidates) == 1 else None
         tr.winner, tr.winner_source = winner, "rows"
-        t_turn = _turn_time(tr)
+        t_turn = turn_time(tr)
         self._report_trick(tr, ("complete", tr.number, "revised"), t_turn, order, cards, out)
 
-    def _check_orientation(self, tr: _TrickState, seat: Seat, out: list[Event]) -> None:
+    def _check_orientation(self, tr: TrickState, seat: Seat, out: list[Event]) -> None:
         assert tr.winner is not None
         o, t_seen = tr.turned[seat]
         if o is Orientation.UNKNOWN:
@@ -1711,7 +1518,7 @@ class TableTracker:
             row[k] = tr.turned[seat][0]
             if tr.winner is not None and tr.winner_source == "rules":
                 want[k] = self.game.orientation(seat, tr.winner)
-        known = [k for k in want if row[k] in _SIDES]
+        known = [k for k in want if row[k] in SIDES]
         wrong = [k for k in known if row[k] is not want[k]]
         if len(wrong) < 2:
             return False
@@ -1724,12 +1531,12 @@ class TableTracker:
                 return True
         return False
 
-    def _check_row_agreement(self, tr: _TrickState, out: list[Event]) -> None:
+    def _check_row_agreement(self, tr: TrickState, out: list[Event]) -> None:
         """Without a rules winner, the rows must at least agree with each other (partners
         both "won" agree, even when no face tells which of them took the trick); rows that
         disagree only through a card read unsurely wait for later readings of it."""
         won = [s for s, (o, _) in tr.turned.items() if o is Orientation.WON]
-        t_seen = _turn_time(tr)
+        t_seen = turn_time(tr)
         disagree = self._rows_contradict_themselves(tr)
         self._doubtful_rows.discard(tr.number)
         if disagree and not all(self._sure_turn(s, tr.number, o)
@@ -1746,7 +1553,7 @@ class TableTracker:
                         f"the rows disagree at trick {tr.number}: won by "
                         f"{' '.join(s.name for s in sorted(won)) or 'nobody'}")
 
-    def _odd_row_out(self, tr: _TrickState) -> tuple[Seat, str] | None:
+    def _odd_row_out(self, tr: TrickState) -> tuple[Seat, str] | None:
         """Bridge, all four rows read: the one row whose card says another side won than the
         other three cards say - the card lying the wrong way, whoever of the side took the
         trick (one card turned wrong leaves exactly this) - and the side the three show; None
@@ -1755,7 +1562,7 @@ class TableTracker:
             return None
         said: dict[Seat, str] = {}
         for s, (o, _) in tr.turned.items():
-            if o not in _SIDES:
+            if o not in SIDES:
                 return None
             said[s] = s.side if o is Orientation.WON else s.lho.side
         counts = Counter(said.values())
@@ -1789,7 +1596,7 @@ class TableTracker:
                                 f"{s} has not turned his card of trick {k} into his row "
                                 f"({self.row_len[s]} cards) although trick {k + 1} is played")
 
-    def _left_face_up(self, tr: _TrickState, seat: Seat) -> bool:
+    def _left_face_up(self, tr: TrickState, seat: Seat) -> bool:
         """True when ``seat``'s card of ``tr`` was still seen face up more than a moment after
         every other player had turned his card of that trick."""
         play = tr.plays.get(seat)
@@ -1825,22 +1632,22 @@ class TableTracker:
                         f"{seat} revoked in trick {k}: played {card} to {led} led, "
                         f"though his later cards show he could follow{doubt}")
 
-    def _revoke_in(self, tr: _TrickState, seat: Seat) -> tuple[Card, Card] | None:
+    def _revoke_in(self, tr: TrickState, seat: Seat) -> tuple[Card, Card] | None:
         """``(his card, the card led)`` when ``seat``'s card in the completed trick ``tr`` is
         one he could not play under any trump still possible, his later cards showing what
         he held; None otherwise (or when the cards are not known)."""
         if not tr.completed or tr.leader is None or self.seats is None or seat == tr.leader \
                 or tr.leader not in tr.plays:
             return None
-        card, led = _majority(tr.plays[seat]), _majority(tr.plays[tr.leader])
+        card, led = majority(tr.plays[seat]), majority(tr.plays[tr.leader])
         if card is None or led is None:
             return None
         # one deck: a later card that another play of the deal is read as too is misread
         # there or here, and proves nothing (bridge 10008: E's CJ read once as SJ, his card
         # of trick 1, "proved" a revoke)
-        named = Counter(_majority(p) for t2 in self.tricks.values() for p in t2.plays.values())
+        named = Counter(majority(p) for t2 in self.tricks.values() for p in t2.plays.values())
         later = [c for k, t2 in sorted(self.tricks.items()) if k > tr.number and seat in t2.plays
-                 and (c := _majority(t2.plays[seat])) is not None and named[c] == 1]
+                 and (c := majority(t2.plays[seat])) is not None and named[c] == 1]
         if not later:
             return None
         # the rules look at the card led (suit, and its rank for l'hombre's matadors)
@@ -1850,7 +1657,7 @@ class TableTracker:
             return card, led
         return None
 
-    def _revoke_card_unsure(self, tr: _TrickState, seat: Seat, led: Card) -> bool:
+    def _revoke_card_unsure(self, tr: TrickState, seat: Seat, led: Card) -> bool:
         """True when ``seat``'s card said not to follow suit in ``tr`` was read only once, or
         was read as a card of the suit led too: too unsure to accuse a player on. (A card
         named from the reader's candidates has no votes; naming it took two readings
@@ -1866,32 +1673,32 @@ class TableTracker:
                    and not self._held_by_other_play(tr, seat, c) for c in play.votes)
 
     @staticmethod
-    def _held_by_other_play(tr: _TrickState, seat: Seat, card: Card) -> bool:
+    def _held_by_other_play(tr: TrickState, seat: Seat, card: Card) -> bool:
         """True when another play of ``tr`` is ``card`` by most of its readings, and read as
         it ``_OUTREAD_FACTOR`` times as often as ``seat``'s play was (and at least
         ``_OUTREAD_VOTES`` times)."""
         n = tr.plays[seat].votes.get(card, 0)
-        return any(_majority(p) == card and p.votes.get(card, 0) >= max(
+        return any(majority(p) == card and p.votes.get(card, 0) >= max(
             _OUTREAD_VOTES, _OUTREAD_FACTOR * n) for s, p in tr.plays.items() if s != seat)
 
-    def _led_card_misread(self, tr: _TrickState, seat: Seat, card: Card) -> bool:
+    def _led_card_misread(self, tr: TrickState, seat: Seat, card: Card) -> bool:
         """True when the card led was most likely misread rather than ``seat`` revoking: it
-        was read as a second card too (:func:`_contested`), or every other follower of ``tr``
+        was read as a second card too (:func:`contested`), or every other follower of ``tr``
         played the suit of ``card`` too, and either there are two of them or the other one's
         later cards show he too held the suit led (one revoke is rare, two in one trick in
         the same suit far rarer; a follower void in the suit led may discard the revoker's
         suit, so one alone proves nothing)."""
-        if tr.leader is None or _contested(tr.plays[tr.leader]):
+        if tr.leader is None or contested(tr.plays[tr.leader]):
             return True
         others = [s for s in tr.plays if s not in (seat, tr.leader)]
         if any(self._sure_revoke_in(tr, s) for s in others):
             return True  # two players revoking in one trick: the card led was misread
-        cards = [_majority(tr.plays[s]) for s in others]
+        cards = [majority(tr.plays[s]) for s in others]
         if not others or not all(c is not None and c.suit == card.suit for c in cards):
             return False
         return len(others) >= 2 or all(self._sure_revoke_in(tr, s) for s in others)
 
-    def _sure_revoke_in(self, tr: _TrickState, seat: Seat) -> bool:
+    def _sure_revoke_in(self, tr: TrickState, seat: Seat) -> bool:
         """True when ``seat``'s card in ``tr`` shows a revoke read surely enough to accuse him
         on (:meth:`_revoke_card_unsure`). A second "revoke" resting on a card read once is
         that card misread, no proof that the card led was (bridge 6705: W's true revoke was
@@ -1953,11 +1760,11 @@ class TableTracker:
             return
         for seat in self.seats:
             if seat not in last.plays:
-                last.plays[seat] = _Play(card=None, t=t)  # never seen: unknown
+                last.plays[seat] = Play(card=None, t=t)  # never seen: unknown
         self._name_by_elimination(last)
         self._complete(last, out, force=True)
 
-    def _name_by_elimination(self, last: _TrickState) -> None:
+    def _name_by_elimination(self, last: TrickState) -> None:
         """Where the deal uses the whole deck (bridge), the one card of the last trick never
         seen is the one card of the deck not seen in the deal; with two or more unseen, which
         is whose is not known, and none is named."""
@@ -1968,7 +1775,7 @@ class TableTracker:
         if card is not None:
             last.plays[unseen[0]].card = card
 
-    def _the_card_not_seen(self, tricks: Iterable[_TrickState]) -> Card | None:
+    def _the_card_not_seen(self, tricks: Iterable[TrickState]) -> Card | None:
         """The one card of the deck none of ``tricks``' plays is taken for, when the deal uses
         the whole deck (bridge) and all the others are, each once; else None."""
         if len(self.game.deck) != self.game.hand_size * len(self.seats or ()):
@@ -1977,7 +1784,7 @@ class TableTracker:
         left = set(self.game.deck) - set(known)
         return left.pop() if len(known) == len(self.game.deck) - 1 and len(left) == 1 else None
 
-    def _whole_deal(self) -> list[_TrickState] | None:
+    def _whole_deal(self) -> list[TrickState] | None:
         """The deal's tricks, first to last, once every one is complete with a play of every
         player; else None."""
         if self.seats is None:
@@ -2037,7 +1844,7 @@ class TableTracker:
                     continue  # unread either way
                 if before.get(seat) != card and not play.votes.get(card):
                     tr.deduced.add(seat)  # no reading showed it: the deal names it
-                if _majority(play) != card:
+                if majority(play) != card:
                     play.votes.clear()
                     play.latest, play.card = None, card
             tr.leader, tr.winner = settled.leader, settled.winner
@@ -2045,7 +1852,7 @@ class TableTracker:
             self._report_trick(tr, ("complete", tr.number, "deal", tuple(cards), tr.winner),
                                max(p.t for p in tr.plays.values()), order, cards, out)
 
-    def _name_the_one_unseen(self, done: list[_TrickState], out: list[Event]) -> None:
+    def _name_the_one_unseen(self, done: list[TrickState], out: list[Event]) -> None:
         """Where the deal uses the whole deck (bridge) and every card but one was read, each
         once, the face never read is the one card of the deck not seen - in whichever trick
         it lies (as :meth:`_name_by_elimination` names the last trick's). Asked only after
@@ -2064,7 +1871,7 @@ class TableTracker:
         self._recomplete(tr, out)
         self._check_revokes(seat, self.last_t, out)
 
-    def _name_from_the_deal(self, done: list[_TrickState], out: list[Event]) -> None:
+    def _name_from_the_deal(self, done: list[TrickState], out: list[Event]) -> None:
         """The search of :meth:`_deduce_unread_faces` over the deal's completed tricks."""
         assert self.seats is not None
         cards = {s: [self._card_of(tr, s) for tr in done] for s in self.seats}
@@ -2118,7 +1925,7 @@ class TableTracker:
                                                         key=lambda kv: (kv[0][1], kv[0][0])))
         self._withdraw_revokes_undone(f"named from the rest of the deal: {named}", out)
 
-    def _lead_again(self, done: list[_TrickState], out: list[Event]) -> None:
+    def _lead_again(self, done: list[TrickState], out: list[Event]) -> None:
         """After the deal's end named cards again: a trick whose winner changed makes another
         player the next trick's leader. Where the next trick's first card was seen at that
         player's place (the order of appearance agrees, as it did not with the old leader)
@@ -2136,7 +1943,7 @@ class TableTracker:
             if min(p.t for p in tr.plays.values()) < tr.plays[new].t - 1e-6:
                 continue  # another player's card came first: the times do not name him
             order = self.game.play_order(new, self.seats)
-            cards = _cards_in(tr, order)
+            cards = cards_in(tr, order)
             if any(c is None for c in cards):
                 continue
             tr.leader = new
@@ -2155,7 +1962,7 @@ class TableTracker:
         return [(seat, i) for seat, col in cards.items() for i, c in enumerate(col)
                 if c is not None and c.twin in self.game.deck and c.twin not in seen]
 
-    def _settle_twins(self, done: list[_TrickState], out: list[Event]) -> None:
+    def _settle_twins(self, done: list[TrickState], out: list[Event]) -> None:
         """A card read at two places of a deal whose twin - the same rank in the other suit
         of its colour, the reader's commonest confusion - was never seen: one of the two is
         that twin. It goes where the rules and the rows fit best (the tricks' winners against
@@ -2183,7 +1990,7 @@ class TableTracker:
             self._withdraw_revokes_undone(f"{seat}'s card of trick {done[i].number} was "
                                           f"{twin}, read as {card}", out)
 
-    def _twin_cost(self, done: list[_TrickState], places: list[tuple[int, Seat]],
+    def _twin_cost(self, done: list[TrickState], places: list[tuple[int, Seat]],
                    place: tuple[int, Seat], twin: Card) -> int:
         """How badly the deal fits with ``twin`` at ``place`` (one of ``places``): rows lying
         against the winners of the two tricks, a winner who did not lead next (two), and a
@@ -2216,9 +2023,9 @@ class TableTracker:
                     cost += 2
         return cost
 
-    def _withdraw_revokes_in(self, tr: _TrickState, t: float, out: list[Event]) -> None:
+    def _withdraw_revokes_in(self, tr: TrickState, t: float, out: list[Event]) -> None:
         """Withdraw the revoke alerts raised in ``tr`` once its card led is found misread."""
-        led = _majority(tr.plays[tr.leader]) if tr.leader in tr.plays else None
+        led = majority(tr.plays[tr.leader]) if tr.leader in tr.plays else None
         for seat in tr.plays:
             if ("alert", "revoke", seat, tr.number) in self._emitted:
                 self._withdraw("revoke", seat, tr.number, t, out,
@@ -2276,14 +2083,14 @@ class TableTracker:
 
     def _withdraw_unsure(self, t: float, out: list[Event]) -> None:
         """At the deal's end, withdraw the wrong-orientation alerts whose row card the
-        readings of the whole deal showed both ways again and again (:func:`_read_both_ways`):
+        readings of the whole deal showed both ways again and again (:func:`read_both_ways`):
         too unsure to blame a player on. (Judged once, on all the readings: judged as they
         come, an alert would be withdrawn and raised again as the count swings.)"""
         for (seat, k), alert in list(self._standing.items()):
             tr = self.tricks.get(k)
             votes = self._turn_votes.get((seat, k))
             if tr is None or tr.winner is None or seat not in tr.turned or not votes or \
-                    not _read_both_ways(votes, tr.turned[seat][0]):
+                    not read_both_ways(votes, tr.turned[seat][0]):
                 continue
             expected = self.game.orientation(seat, tr.winner)
             self._withdraw(alert.alert, seat, k, t, out,
@@ -2317,7 +2124,7 @@ class TableTracker:
                 continue
             if isinstance(e, CardLaid):
                 tr = self._trick(e.trick)
-                tr.plays[e.seat] = _Play(card=e.card, t=e.t)
+                tr.plays[e.seat] = Play(card=e.card, t=e.t)
                 self._emitted.add(("laid", e.trick, e.seat))
                 if self.seats is None and e.trick == 1 and len(tr.plays) >= self.game.n_players:
                     self.seats = tuple(sorted(tr.plays))
@@ -2330,7 +2137,7 @@ class TableTracker:
                 tr.deduced = set(e.deduced)
                 for s, c in e.cards:  # the trick's cards as last emitted are its cards
                     if s not in tr.plays:
-                        tr.plays[s] = _Play(card=c, t=e.t)
+                        tr.plays[s] = Play(card=c, t=e.t)
                     elif c is not None:
                         tr.plays[s].card = c
                 if self.seats is None and len(e.cards) == self.game.n_players:
@@ -2377,7 +2184,7 @@ class TableTracker:
     def observation(self) -> Observation:
         """The deal in progress as the reconstruction's input: rows per seat in trick order,
         orientation as turned, card as most readings named it face up, and how sure that
-        is (:func:`_sureness`; a session resumed from its events no longer knows how many
+        is (:func:`sureness`; a session resumed from its events no longer knows how many
         readings named its earlier cards, and weighs them alike)."""
         seats = self.seats or tuple(s for s in (Seat.N, Seat.E, Seat.S, Seat.W)
                                     if self.row_len[s])
@@ -2392,17 +2199,17 @@ class TableTracker:
                 o = tr.turned[s][0] if s in tr.turned else Orientation.UNKNOWN
                 play = tr.plays.get(s)
                 # the card the trick's events name: most of its readings, not the first
-                card = _majority(play) if play else None
+                card = majority(play) if play else None
                 rows[s].append(RowEntry(orientation=o, card=card, confidence=1.0,
                                         card_confidence=None if play is None or card is None
-                                        else _sureness(play, card)))
+                                        else sureness(play, card)))
         first = self.tricks[1].leader if 1 in self.tricks else None
         return Observation(game=self.game.name, rows=rows, dealer=self.dealer,
                            first_leader=(self.given_first_leader
                                          if self.given_first_leader is not None else first),
                            contract=self.contract)
 
-    def completed_tricks(self) -> list[_TrickState]:
+    def completed_tricks(self) -> list[TrickState]:
         return [self.tricks[k] for k in sorted(self.tricks) if self.tricks[k].completed]
 
 
