@@ -2097,6 +2097,28 @@ def test_an_unread_face_out_of_sight_for_long_is_not_part_of_his_next_card():
     assert laid == [(8.25, "S9")]
 
 
+def test_a_face_read_as_a_card_played_before_is_named_at_once_from_its_other_candidate():
+    """S's CQ is read SQ - N's card of trick 1 - or left unread with SQ and CQ as candidates.
+    One deck: the candidates name CQ, and the card is laid so within half a second instead of
+    after the wait for an unread face (bridge 10404: the revoke it proved came 3.5 s late)."""
+    tr = TableTracker("bridge", 8.0, contract=Contract(trump=None, declarer=S))
+    rows1 = {W: ["lost"], N: ["won"], E: ["lost"], S: ["won"]}
+    out = _play_tricks(tr, [((W, "S2"), (N, "SQ"), (E, "S3"), (S, "S4"))], rows=[rows1])
+    t = 5.0
+    for faces in [{N: "C2"}] * 4 + [{N: "C2", E: "C3"}] * 4:
+        out += tr.update(reading(faceup=faces, rows=rows1), t)
+        t += 0.125
+    first, laid = t, []
+    for i in range(12):
+        seen = {N: "C2", E: "C3", S: "SQ" if i % 2 else None}
+        unsure = None if i % 2 else {S: [("SQ", 0.95), ("CQ", 0.85)]}
+        laid += [(t, str(e.card)) for e in tr.update(reading(faceup=seen, rows=rows1,
+                                                             unsure=unsure), t)
+                 if isinstance(e, CardLaid) and e.seat == S]
+        t += 0.125
+    assert laid and laid[0][1] == "CQ" and laid[0][0] - first <= 0.5
+
+
 def test_the_next_deal_of_a_session_starts_without_the_first_deals_contract():
     """The dealer and contract given are the first deal's: carried into the next deal they
     named the wrong first leader and made diamonds trumps in a heart contract."""

@@ -792,8 +792,13 @@ class TableTracker:
             # another at first): those readings were of that card, not of a new one
             del ev.votes[best]
             return
-        if best is None and self.faces_read and t - ev.first_t < self.unread_wait_s:
-            return  # a face not read yet (a hand over it): wait a little for its identity
+        if best is None and self.faces_read and t - ev.first_t < self.unread_wait_s and \
+                ev.soft.best(self._played_cards()) is None:
+            # a face not read yet (a hand over it): wait a little for its identity - unless
+            # the reader's hesitations over it already name one card of those not played
+            # (bridge 10404: S's CQ, read SQ again and again - N's card of trick 7 - and
+            # CQ as the other candidate, proved a revoke 3 s late)
+            return
         weak = self._weak_earlier_play(seat, best, played) if isinstance(best, Card) else None
         if weak is not None:
             # one deck: he played this card once only. Read here again and again, it is
