@@ -2033,8 +2033,9 @@ def test_a_revoke_is_not_alerted_on_a_card_once_read_in_the_suit_led():
 
 def test_a_revoke_is_alerted_when_the_card_was_once_read_as_the_card_led_itself():
     """S's HK read once as D7 - the card N led, read there every time: one deck, so that
-    reading was N's card seen at S's place, and S's revoke is alerted (preferans 10603: S's
-    DA read once as E's HA, and his true revoke went unalerted)."""
+    reading was N's card seen at S's place - no vote for S's card, and no doubt on his
+    revoke, which is alerted (preferans 10603: S's DA read once as E's HA, and his true
+    revoke went unalerted)."""
     tr = TableTracker("preferans", 10.0, seats=(N, E, S), dealer=W)
     out, t = [], 0.0
     all_three = {N: "D7", E: "HA", S: "HK"}
@@ -2043,7 +2044,7 @@ def test_a_revoke_is_alerted_when_the_card_was_once_read_as_the_card_led_itself(
             [{E: "HA", S: "D7"}] + [all_three] * 2:
         out += tr.update(reading(faceup=faces), t)
         t += 0.1
-    assert tr.tricks[1].plays[S].votes[Card.from_str("D7")] == 1
+    assert tr.tricks[1].plays[S].votes[Card.from_str("D7")] == 0
     rows = [{N: ["won"], E: ["lost"], S: ["lost"]},
             {N: ["won", "lost"], E: ["lost", "won"], S: ["lost", "lost"]}]
     for _ in range(6):
@@ -2117,6 +2118,30 @@ def test_a_face_read_as_a_card_played_before_is_named_at_once_from_its_other_can
                  if isinstance(e, CardLaid) and e.seat == S]
         t += 0.125
     assert laid and laid[0][1] == "CQ" and laid[0][0] - first <= 0.5
+
+
+def test_a_card_named_from_its_candidates_is_not_taken_for_a_card_another_player_laid():
+    """S's card of trick 2 is named CQ from the reader's candidates (no reading named it for
+    sure); then his place is read once as S3 - E's card of trick 1, read so every time. One
+    deck: that was E's card seen in passing, not S's card (bridge 10503: S's DJ so became
+    E's HJ, and the deal's end left a trick wrong)."""
+    from vision.video.evidence import majority
+
+    tr = TableTracker("bridge", 8.0, contract=Contract(trump=None, declarer=S))
+    rows1 = {W: ["lost"], N: ["won"], E: ["lost"], S: ["won"]}
+    _play_tricks(tr, [((W, "S2"), (N, "SQ"), (E, "S3"), (S, "S4"))], rows=[rows1])
+    t = 5.0
+    for faces in [{N: "C2"}] * 4 + [{N: "C2", E: "C3"}] * 4:
+        tr.update(reading(faceup=faces, rows=rows1), t)
+        t += 0.125
+    for i in range(6):
+        unsure = None if i % 2 else {S: [("SQ", 0.95), ("CQ", 0.85)]}
+        tr.update(reading(faceup={N: "C2", E: "C3", S: "SQ" if i % 2 else None}, rows=rows1,
+                          unsure=unsure), t)
+        t += 0.125
+    assert majority(tr.tricks[2].plays[S]) == Card.from_str("CQ")
+    tr.update(reading(faceup={N: "C2", E: "C3", S: "S3"}, rows=rows1), t)
+    assert majority(tr.tricks[2].plays[S]) == Card.from_str("CQ")
 
 
 def test_the_next_deal_of_a_session_starts_without_the_first_deals_contract():
