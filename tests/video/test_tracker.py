@@ -2014,11 +2014,19 @@ def test_a_revoke_is_not_alerted_on_a_card_once_read_in_the_suit_led():
     """The same play as the revoke beside a void player, but S's HK read once as DK among
     its readings: too unsure to accuse him (over the recorded videos such cards gave 9 false
     revoke alerts and no true one)."""
+    s_reads = ["HK", "DK", "HK", "HK", "HK"]
+    _, out = _s_plays_hk_to_d7_then_d8([{N: "D7", E: "HA", S: c} for c in s_reads])
+    assert len([e for e in out if isinstance(e, TrickComplete)]) == 2
+    assert _revokes(out) == []
+
+
+def _s_plays_hk_to_d7_then_d8(s_looks):  # type: ignore[no-untyped-def]
+    """Preferans: N leads D7, E plays HA, then the looks ``s_looks`` (faces by seat) show
+    S's card; everyone turns his card, and in trick 2 S plays D8 - proof that he held a
+    diamond. Returns the tracker and its events."""
     tr = TableTracker("preferans", 10.0, seats=(N, E, S), dealer=W)
     out, t = [], 0.0
-    s_reads = ["HK", "DK", "HK", "HK", "HK"]
-    for faces in [{N: "D7"}] * 5 + [{N: "D7", E: "HA"}] * 5 + \
-            [{N: "D7", E: "HA", S: c} for c in s_reads]:
+    for faces in [{N: "D7"}] * 5 + [{N: "D7", E: "HA"}] * 5 + s_looks:
         out += tr.update(reading(faceup=faces), t)
         t += 0.1
     rows = [{N: ["won"], E: ["lost"], S: ["lost"]},
@@ -2027,8 +2035,7 @@ def test_a_revoke_is_not_alerted_on_a_card_once_read_in_the_suit_led():
         out += tr.update(reading(rows=rows[0]), t)
         t += 0.1
     out += _play_tricks_from(tr, [((N, "C7"), (E, "C8"), (S, "D8"))], t, rows=rows[1:])
-    assert len([e for e in out if isinstance(e, TrickComplete)]) == 2
-    assert _revokes(out) == []
+    return tr, out
 
 
 def test_a_revoke_is_alerted_when_the_card_was_once_read_as_the_card_led_itself():
@@ -2036,21 +2043,11 @@ def test_a_revoke_is_alerted_when_the_card_was_once_read_as_the_card_led_itself(
     reading was N's card seen at S's place - no vote for S's card, and no doubt on his
     revoke, which is alerted (preferans 10603: S's DA read once as E's HA, and his true
     revoke went unalerted)."""
-    tr = TableTracker("preferans", 10.0, seats=(N, E, S), dealer=W)
-    out, t = [], 0.0
     all_three = {N: "D7", E: "HA", S: "HK"}
     # N's place empty a moment (his hand over it), his D7 read at S's
-    for faces in [{N: "D7"}] * 5 + [{N: "D7", E: "HA"}] * 5 + [all_three] * 6 + \
-            [{E: "HA", S: "D7"}] + [all_three] * 2:
-        out += tr.update(reading(faceup=faces), t)
-        t += 0.1
+    tr, out = _s_plays_hk_to_d7_then_d8([all_three] * 6 + [{E: "HA", S: "D7"}] +
+                                        [all_three] * 2)
     assert tr.tricks[1].plays[S].votes[Card.from_str("D7")] == 0
-    rows = [{N: ["won"], E: ["lost"], S: ["lost"]},
-            {N: ["won", "lost"], E: ["lost", "won"], S: ["lost", "lost"]}]
-    for _ in range(6):
-        out += tr.update(reading(rows=rows[0]), t)
-        t += 0.1
-    out += _play_tricks_from(tr, [((N, "C7"), (E, "C8"), (S, "D8"))], t, rows=rows[1:])
     assert _revokes(out) == [(S, 1)]
 
 
