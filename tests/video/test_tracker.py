@@ -994,7 +994,22 @@ def test_followers_all_off_the_suit_led_in_one_suit_mean_the_lead_was_misread():
     out = _play_tricks(tr, [((W, "D2"), (N, "S5"), (E, "S9"), (S, "SK")),
                             ((W, "D3"), (N, "D5"), (E, "D9"), (S, "DK"))])
     assert len([e for e in out if isinstance(e, TrickComplete)]) == 2
+    out += tr.end_of_stream(tr.last_t + 1.0)  # nor once every card is in
     assert _revokes(out) == []
+
+
+def test_a_revoke_stands_when_the_other_followers_discarded_his_suit_being_void():
+    """W leads D9; N and E, void in diamonds, discard clubs, and S plays C8 - then D4 in
+    trick 2. Until the deal is over the lead may have been misread (N's and E's later cards
+    may yet show diamonds); once it is, theirs show none: they discarded, S revoked, and his
+    revoke is alerted (bridge 10710: it went unalerted as "the lead was misread")."""
+    tr = TableTracker("bridge", 10.0, contract=Contract(trump=None, declarer=S))
+    out = _play_tricks(tr, [((W, "D9"), (N, "C9"), (E, "CJ"), (S, "C8")),
+                            ((W, "D7"), (N, "C2"), (E, "S3"), (S, "D4"))])
+    assert len([e for e in out if isinstance(e, TrickComplete)]) == 2
+    assert _revokes(out) == []
+    out += tr.end_of_stream(tr.last_t + 1.0)
+    assert _revokes(out) == [(S, 1)]
 
 
 def test_two_players_revoking_in_one_trick_mean_the_lead_was_misread():

@@ -242,6 +242,7 @@ class TableTracker:
         self._empty_since: float | None = None  # no row seen since
         self._bare_since: float | None = None  # ... nor any card face up
         self._finished = False
+        self._play_over = False  # every card of the deal is in (its end, or the video's)
         self._deduced = False  # the unread faces of the deal were named (as far as they can)
         if self.contract is not None:
             self.trumps: list[Suit | None] = [self.game.trump(self.contract)]
@@ -1702,10 +1703,12 @@ class TableTracker:
     def _led_card_misread(self, tr: TrickState, seat: Seat, card: Card) -> bool:
         """True when the card led was most likely misread rather than ``seat`` revoking: it
         was read as a second card too (:func:`contested`), or every other follower of ``tr``
-        played the suit of ``card`` too, and either there are two of them or the other one's
-        later cards show he too held the suit led (one revoke is rare, two in one trick in
-        the same suit far rarer; a follower void in the suit led may discard the revoker's
-        suit, so one alone proves nothing)."""
+        played the suit of ``card`` too, and there are two of them or more (one revoke is
+        rare, two in one trick far rarer) - until the deal's cards are all in: then one of
+        them too must be shown by his later cards to have held the suit led. Followers void
+        in the suit led may discard the revoker's suit (bridge 10710: N and E discarded
+        clubs on W's D9, S revoked with C8 and played D4 next; his revoke went unalerted, and
+        is now alerted at the deal's end)."""
         if tr.leader is None or contested(tr.plays[tr.leader]):
             return True
         others = [s for s in tr.plays if s not in (seat, tr.leader)]
@@ -1714,7 +1717,10 @@ class TableTracker:
         cards = [majority(tr.plays[s]) for s in others]
         if not others or not all(c is not None and c.suit == card.suit for c in cards):
             return False
-        return len(others) >= 2 or all(self._sure_revoke_in(tr, s) for s in others)
+        if len(others) < 2:
+            return False
+        # until the deal is over another follower's later cards may yet show the suit led
+        return not self._play_over or any(self._revoke_in(tr, s) is not None for s in others)
 
     def _sure_revoke_in(self, tr: TrickState, seat: Seat) -> bool:
         """True when ``seat``'s card in ``tr`` shows a revoke read surely enough to accuse him
@@ -1730,6 +1736,7 @@ class TableTracker:
         self._deduce_unread_faces(out)
         self._settle_by_reconstruction(out)
         self._withdraw_unsure(t, out)
+        self._check_revokes_at_end(t, out)
         seats = self.seats or tuple(s for s in SEATS if self.row_len[s])
         result: dict[str, int] = {side: 0 for side in self.game.sides(seats)} if seats else {}
         n = 0
@@ -1763,7 +1770,15 @@ class TableTracker:
         self._deduce_unread_faces(out)  # the last rows may never have shown: the play is in
         self._settle_by_reconstruction(out)
         self._withdraw_unsure(t, out)
+        self._check_revokes_at_end(t, out)
         return out
+
+    def _check_revokes_at_end(self, t: float, out: list[Event]) -> None:
+        """Every card of the deal is in: the revokes held back because the card led might
+        have been misread (:meth:`_led_card_misread`) are judged once more."""
+        self._play_over = True
+        for seat in self.seats or tuple(s for s in SEATS if self.row_len[s]):
+            self._check_revokes(seat, t, out)
 
     def _complete_last_trick(self, t: float, out: list[Event]) -> None:
         """Every earlier trick is in and the last one has begun: each player has one card
