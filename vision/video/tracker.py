@@ -743,7 +743,7 @@ class TableTracker:
             self._soft_vote(last.soft, card, candidates)
             if card is not None and self._fresh and \
                     (same or t - last.last_seen <= _SAME_CARD_GAP_S) and \
-                    (same or not self._held_elsewhere(played, seat, card)):
+                    (same or not self._held_by_another_play(played, seat, card)):
                 last.votes[card] += 1
                 last.latest = card
                 if last.card is None and not self.tricks[played].completed:
@@ -1677,28 +1677,22 @@ class TableTracker:
         if 0 < reads < _REVOKE_MIN_READS:
             return True
         return any(c is not None and c.suit == led.suit
-                   and not self._held_by_other_play(tr, seat, c) for c in play.votes)
+                   and not self._held_by_another_play(tr.number, seat, c, same_trick=True)
+                   for c in play.votes)
 
-    @staticmethod
-    def _held_by_other_play(tr: TrickState, seat: Seat, card: Card) -> bool:
-        """True when another play of ``tr`` is ``card`` by most of its readings, and read as
-        it ``_OUTREAD_FACTOR`` times as often as ``seat``'s play was (and at least
-        ``_OUTREAD_VOTES`` times)."""
-        n = tr.plays[seat].votes.get(card, 0)
-        return any(majority(p) == card and p.votes.get(card, 0) >= max(
-            _OUTREAD_VOTES, _OUTREAD_FACTOR * n) for s, p in tr.plays.items() if s != seat)
-
-    def _held_elsewhere(self, k: int, seat: Seat, card: Card) -> bool:
-        """True when another play of the deal than ``seat``'s to trick ``k`` is ``card`` by
-        most of its readings, read as it ``_OUTREAD_FACTOR`` times as often as that play was
-        (and at least ``_OUTREAD_VOTES`` times): one deck, so a reading of ``card`` at his
-        place is that card seen in passing, no vote for his (bridge 10503: S's card of trick
-        13, named DJ from the reader's candidates, was then read once as E's HJ of trick 12
-        and taken for it)."""
+    def _held_by_another_play(self, k: int, seat: Seat, card: Card, *,
+                              same_trick: bool = False) -> bool:
+        """True when a play of the deal other than ``seat``'s to trick ``k`` (of that trick
+        only, with ``same_trick``) is ``card`` by most of its readings, read as it
+        ``_OUTREAD_FACTOR`` times as often as his play was (and at least ``_OUTREAD_VOTES``
+        times): one deck, so a reading of ``card`` at his place was that card seen in
+        passing, no vote for his (bridge 10503: S's card of trick 13, named DJ from the
+        reader's candidates, was then read once as E's HJ of trick 12 and taken for it)."""
         n = self.tricks[k].plays[seat].votes.get(card, 0)
+        tricks = [(k, self.tricks[k])] if same_trick else list(self.tricks.items())
         return any(majority(p) == card and p.votes.get(card, 0) >= max(
             _OUTREAD_VOTES, _OUTREAD_FACTOR * n)
-            for k2, tr in self.tricks.items() for s, p in tr.plays.items() if (k2, s) != (k, seat))
+            for k2, tr in tricks for s, p in tr.plays.items() if (k2, s) != (k, seat))
 
     def _led_card_misread(self, tr: TrickState, seat: Seat, card: Card) -> bool:
         """True when the card led was most likely misread rather than ``seat`` revoking: it
