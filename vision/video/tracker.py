@@ -430,6 +430,10 @@ class TableTracker:
             rows[seat] = (length, orients)
         return faceup, rows, unsure, stray
 
+    def _seats_in_play(self) -> tuple[Seat, ...]:
+        """The seats given, or else those whose rows hold cards (in table order)."""
+        return self.seats or tuple(s for s in SEATS if self.row_len[s])
+
     def _due_to_turn(self, seat: Seat, number: int) -> bool:
         """Whether trick ``number`` is complete, ``seat`` played to it and has not turned his
         card yet: his next row card is that one, face down."""
@@ -897,6 +901,12 @@ class TableTracker:
         out of the trick)."""
         pending = played > self.row_len[seat]
         upcoming = self._upcoming(seat, played)
+
+        def more_likely_another(k: int, p: Play) -> bool:
+            """``p``, read as two cards, is more likely its other card than ``card``."""
+            return contested(p) and ((k == played and not pending and card != p.latest)
+                                     or (k == upcoming and majority(p) != card))
+
         for k, tr in self.tricks.items():
             for s, p in tr.plays.items():
                 if s == seat:
@@ -904,9 +914,7 @@ class TableTracker:
                             and not (k < played and self._weak_witness(tr, p)):
                         return True
                 elif k in (played, upcoming) and names(p, card) \
-                        and not (k == played and not pending and contested(p)
-                                 and card != p.latest) \
-                        and not (k == upcoming and contested(p) and majority(p) != card):
+                        and not more_likely_another(k, p):
                     return True
                 elif tr.turned_done and majority(p) == card and len(p.votes) == 1 \
                         and p.votes[card] >= 2:
@@ -1731,7 +1739,7 @@ class TableTracker:
         self._settle_by_reconstruction(out)
         self._withdraw_unsure(t, out)
         self._check_revokes_at_end(t, out)
-        seats = self.seats or tuple(s for s in SEATS if self.row_len[s])
+        seats = self._seats_in_play()
         result: dict[str, int] = {side: 0 for side in self.game.sides(seats)} if seats else {}
         n = 0
         for k in sorted(self.tricks):
@@ -1771,7 +1779,7 @@ class TableTracker:
         """Every card of the deal is in: the revokes held back because the card led might
         have been misread (:meth:`_led_card_misread`) are judged once more."""
         self._play_over = True
-        for seat in self.seats or tuple(s for s in SEATS if self.row_len[s]):
+        for seat in self._seats_in_play():
             self._check_revokes(seat, t, out)
 
     def _complete_last_trick(self, t: float, out: list[Event]) -> None:
@@ -2213,8 +2221,7 @@ class TableTracker:
         orientation as turned, card as most readings named it face up, and how sure that
         is (:func:`sureness`; a session resumed from its events no longer knows how many
         readings named its earlier cards, and weighs them alike)."""
-        seats = self.seats or tuple(s for s in (Seat.N, Seat.E, Seat.S, Seat.W)
-                                    if self.row_len[s])
+        seats = self._seats_in_play()
         rows: dict[Seat, list[RowEntry]] = {s: [] for s in seats}
         for k in sorted(self.tricks):
             tr = self.tricks[k]
