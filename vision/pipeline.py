@@ -31,6 +31,7 @@ from vision.identity.crops import (
     is_monochrome,
 )
 from vision.identity.edges import fit_to_cloth_edges
+from vision.identity.grey import grey_alternatives
 from vision.identity.row_angle import row_turns
 from vision.identity.suit_colours import doubt_suit_colours
 from vision.record import Observation, Orientation, RowEntry
@@ -439,6 +440,10 @@ class PhotoAnalyzer:
             if card.card is None:
                 card.unreadable_reason = reason or "face could not be read"
                 card.card_candidates = tuple(getattr(result, "candidates", ()) or ())
+            elif monochrome:
+                # a face named in grey may be its suit's grey look-alike: should the same card
+                # be read elsewhere too, the rules then know what this face most likely is
+                card.card_candidates = grey_alternatives(card.card, card.card_confidence)
 
     @staticmethod
     def _read_turned_to_row(image: np.ndarray, reader: Any, game: str,
@@ -610,7 +615,7 @@ def row_entry(card: SeenCard) -> RowEntry:
         confidence=round(float(card.orientation_confidence), 4),
         card_confidence=(round(float(card.card_confidence), 4) if card.card is not None else None),
         polygon=polygon,
-        candidates=card.card_candidates if card.card is None else (),
+        candidates=card.card_candidates,
     )
 
 

@@ -448,8 +448,8 @@ class _Reconstruction:
         first_seen = self._duplicates(places, rows, cards)
         orients = {s: [e.orientation for e in rows[s]] for s in seats}
         cands: dict[Seat, list[tuple[Card, ...]]] = {
-            s: [self._plausible(e.candidates, first_seen) if e.card is None else ()
-                for e in rows[s]] for s in seats}
+            s: [self._plausible(e.candidates, first_seen) if cards[s][i] is None else ()
+                for i, e in enumerate(rows[s])] for s in seats}
 
         # row lengths
         complete = obs.complete

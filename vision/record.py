@@ -32,7 +32,9 @@ class RowEntry:
     card_confidence: float | None = None
     polygon: tuple[tuple[float, float], ...] | None = None
     #: For a face that could not be read for sure: the cards it may be, with the reader's
-    #: probability. The reconstruction takes one only when the rules leave no other.
+    #: probability. The reconstruction takes one only when the rules leave no other. A face
+    #: read as a card may carry them too (its look-alikes in a grey picture): they count only
+    #: where its reading does not (a card read surer elsewhere).
     candidates: tuple[tuple[Card, float], ...] = ()
 
 

@@ -37,7 +37,8 @@ class SeenCard:
     card: Card | None = None
     card_confidence: float = 0.0
     unreadable_reason: str | None = None  # why a face-up card could not be read
-    #: For a face read as unsure: the cards it may be, with their probability.
+    #: For a face read as unsure: the cards it may be, with their probability; for a face
+    #: named in a grey picture, it and its look-alikes (:mod:`vision.identity.grey`).
     card_candidates: tuple[tuple[Card, float], ...] = ()
 
     @property

@@ -385,8 +385,9 @@ class TableTracker:
         def see_face(seat: Seat, sc: SeenCard) -> None:
             faceup[seat] = sure_card(sc)
             if faceup[seat] is None:
+                # a face named, if unsurely, carries only its look-alikes (a grey picture's)
                 unsure[seat] = tuple((c, p) for c, p in sc.card_candidates
-                                     if self.game.in_deck(c))
+                                     if self.game.in_deck(c)) if sc.card is None else ()
 
         for seat, sc in reading.current_trick.items():
             if seat is None or not sc.face_up:
