@@ -6,9 +6,10 @@ twice and the real card of it never. The reconstruction counts the less sure of 
 readings as unread (:mod:`vision.reconstruct`); the alternatives below tell it which cards
 that face most likely is, so the rules can name it instead of choosing among every card left.
 
-Measured on the grey face-up tuning photos (``scripts/evaluate.py --stages faceup --grey
---seed-base 7300000000``, the identity reader of 2026-12-07): of the faces named wrong with
-the rank right, a club was a diamond 28 times (a heart 2, a spade 1), a spade a club 13 and a
+Counted on the 30 deals of the grey face-up tuning set (``scripts/evaluate.py --stages
+faceup --grey --seed-base 7300000000``, rendered at the renderer's own photo size; the
+identity reader of 2026-12-07): of the faces named wrong with the rank right, a club was a
+diamond 28 times (a heart 2, a spade 1), a spade a club 13 and a
 heart 9, a diamond a club 9, a heart a spade 2. The weights are those shares.
 """
 
