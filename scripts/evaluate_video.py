@@ -109,6 +109,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--first-seed", type=int, default=FIRST_SEED,
                    help=f"first video seed (default {FIRST_SEED}, the held-out set; use "
                         "another range, e.g. 7001, to tune settings without touching it)")
+    p.add_argument("--seeds", default=None,
+                   help="these video seeds instead of --first-seed/--n, commas (e.g. the "
+                        "seeds whose table has a monochrome camera)")
     p.add_argument("--fps", type=float, default=RENDER_FPS,
                    help=f"frame rate to render the videos at (default {RENDER_FPS:g})")
     p.add_argument("--sample-fps", type=float, default=None,
@@ -121,6 +124,11 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--live reads every frame, as from a camera: --sample-fps does not apply")
     if args.fps <= 0 or (args.sample_fps is not None and args.sample_fps < 0):
         p.error("--fps must be > 0 and --sample-fps >= 0")
+    try:
+        seeds = ([int(v) for v in args.seeds.split(",")] if args.seeds
+                 else list(range(args.first_seed, args.first_seed + args.n)))
+    except ValueError:
+        p.error(f"--seeds: expected whole numbers separated by commas, got {args.seeds!r}")
     data = Path(args.data)
     data.mkdir(parents=True, exist_ok=True)
     keys = ("tricks_true", "tricks_found", "tricks_right", "alerts_true")
@@ -129,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
                                                      "alerts_withdrawn": 0, "videos": []}
     delays: list[float] = []  # --live: each alert found, true moment -> raised
     with tempfile.TemporaryDirectory() as tmp:
-        for seed in range(args.first_seed, args.first_seed + args.n):
+        for seed in seeds:
             video = render(data, seed, args.fps)
             summary = (analyse_live(video) if args.live
                        else analyse(video, Path(tmp) / video.stem, args.sample_fps))

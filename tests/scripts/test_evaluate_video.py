@@ -3,6 +3,8 @@ measures each alert's delay to the frame that raised it."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from .script_module import REPO, load
@@ -31,3 +33,33 @@ def test_live_reading_takes_every_frame_so_sampling_is_refused(
         script.main(["--live", "--sample-fps", "10", "--n", "0"])
     assert exc.value.code == 2
     assert "--sample-fps does not apply" in capsys.readouterr().err
+
+
+def test_chosen_seeds_must_be_whole_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        script.main(["--seeds", "11134,eleven"])
+    assert exc.value.code == 2
+    assert "--seeds: expected whole numbers" in capsys.readouterr().err
+
+
+def test_chosen_seeds_are_scored_in_place_of_a_range(
+        monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    seen: list[int] = []
+
+    def fake_render(data, seed, fps):  # type: ignore[no-untyped-def]
+        seen.append(seed)
+        return tmp_path / f"held-bridge-{seed}.mp4"
+
+    score = {"tricks_true": 13, "tricks_found": 13, "tricks_right": 12, "alerts_true": 2,
+             "missed": [], "invented": [], "alerts_missed": [], "alerts_extra": [],
+             "alerts_withdrawn": []}
+    monkeypatch.setattr(script, "render", fake_render)
+    monkeypatch.setattr(script, "analyse",
+                        lambda video, out, sample_fps: {"score": score, "analysed": 1,
+                                                        "wall_s": 0.1})
+    out = tmp_path / "total.json"
+    assert script.main(["--seeds", "11142,11134", "--data", str(tmp_path),
+                        "--out", str(out)]) == 0
+    assert seen == [11142, 11134]
+    total = json.loads(out.read_text())
+    assert total["tricks_right"] == 24 and len(total["videos"]) == 2
