@@ -430,6 +430,43 @@ def test_a_greyscale_picture_is_read_with_the_greyscale_model() -> None:
 
 
 @needs_model
+@pytest.mark.skipif(not WHOLE_MODEL.is_file(), reason="models/identity_whole.onnx not shipped")
+def test_a_grey_pictures_lone_cards_get_the_whole_view_only_from_a_grey_whole_model() -> None:
+    """The colour whole-card model is fooled by grey faces: a grey picture's lone cards are
+    read whole only by the greyscale whole-card model, and by their corners where there is
+    none. (The colour file stands in for the grey one: only which session reads is checked.)"""
+    used: list[str] = []
+
+    class Watching(IdentityReader):
+        def classify(self, crops: np.ndarray, *, whole: bool = False,
+                     strip: bool = False) -> np.ndarray:
+            if whole:
+                used.append("grey whole" if self._whole_view[0] is self._grey_whole
+                            else "colour whole")
+            return super().classify(crops, whole=whole, strip=strip)
+
+    photo, quads = place([(Card.from_str("D7"), 260, 260, 0)], width=40)
+    grey = cv2.cvtColor(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    both = Watching(MODEL, whole_model_path=WHOLE_MODEL, grey_model_path=MODEL,
+                    strip_model_path=False, grey_whole_model_path=WHOLE_MODEL)
+    assert both.grey_whole_path == WHOLE_MODEL
+    both.read(photo, quads, alone=np.ones(1, bool))
+    assert used and set(used) == {"colour whole"}
+    used.clear()
+    both.read(grey, quads, alone=np.ones(1, bool))
+    assert used and set(used) == {"grey whole"}
+    used.clear()
+    both.read(photo, quads, alone=np.ones(1, bool))  # colour again after a grey picture
+    assert used and set(used) == {"colour whole"}
+    used.clear()
+    corners_only = Watching(MODEL, whole_model_path=WHOLE_MODEL, grey_model_path=MODEL,
+                            strip_model_path=False, grey_whole_model_path=False)
+    assert corners_only.grey_whole_path is None
+    corners_only.read(grey, quads, alone=np.ones(1, bool))
+    assert used == []
+
+
+@needs_model
 def test_a_greyscale_model_of_other_classes_is_refused() -> None:
     axis = MODEL.with_name("card_axis.onnx")
     with pytest.raises(TrickvisionError, match="classes or input size"):

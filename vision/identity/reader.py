@@ -51,6 +51,9 @@ WHOLE_MODEL_NAME = "identity_whole"
 GREY_MODEL_NAME = "identity_grey"
 #: The strip classifier, for row cards whose strip shows (optional: read without it if missing).
 STRIP_MODEL_NAME = "identity_strip"
+#: The whole-card classifier for greyscale pictures (optional: without it a grey picture's
+#: lone cards are read by their corners only - the colour whole-card model is fooled by grey).
+GREY_WHOLE_MODEL_NAME = "identity_whole_grey"
 #: Names of the views a reading may rest on: the four corners, the whole card, and the strip
 #: of a row card that shows, the cards lying on it masked.
 VIEW_NAMES = (*CORNER_NAMES, "whole card", "strip")
@@ -203,13 +206,16 @@ class IdentityReader:
     corner model when installed; False: corners only). ``grey_model_path``: the corner model
     for greyscale pictures (``models/identity_grey.onnx``, likewise by default; False: the
     colour model reads grey pictures too) - the colour model leans on colour and reads grey
-    diamonds as clubs; grey pictures get no whole-card view (that model is a colour one).
+    diamonds as clubs; grey pictures get the whole-card view only from their own model
+    (``grey_whole_model_path``, ``models/identity_whole_grey.onnx`` by default when
+    installed): the colour one is fooled by grey.
     """
 
     def __init__(self, model_path: Path | None = None, *, min_confidence: float = 0.9,
                  threads: int = 2, whole_model_path: Path | Literal[False] | None = None,
                  grey_model_path: Path | Literal[False] | None = None,
-                 strip_model_path: Path | Literal[False] | None = None) -> None:
+                 strip_model_path: Path | Literal[False] | None = None,
+                 grey_whole_model_path: Path | Literal[False] | None = None) -> None:
         if not 0.0 < min_confidence <= 1.0:
             raise ValueError(f"min_confidence must be in (0, 1], got {min_confidence}")
         path = Path(model_path) if model_path is not None else _default_model_path()
@@ -246,7 +252,15 @@ class IdentityReader:
         self._strip, self._strip_input, strip_size = self._companion(self.strip_path, names,
                                                                      path)
         self.strip_size = strip_size or self.input_size
+        # the whole-card model for greyscale pictures, chosen the same way (only beside a
+        # colour one: it reads the same crops)
+        self.grey_whole_path = (self._choose(grey_whole_model_path, model_path,
+                                             GREY_WHOLE_MODEL_NAME)
+                                if self._whole is not None else None)
+        self._grey_whole, self._grey_whole_input, _ = self._companion(
+            self.grey_whole_path, names, path, self.whole_size)
         self._corners = (self._session, self._input)  # the corner model of the picture read
+        self._whole_view = (self._whole, self._whole_input)  # its whole-card model
 
     @staticmethod
     def _choose(given: Path | Literal[False] | None, main: Path | None, name: str
@@ -286,7 +300,7 @@ class IdentityReader:
         the strip model."""
         if len(crops) == 0:
             return np.zeros((0, len(self.class_names)), np.float32)
-        session, name = ((self._whole, self._whole_input) if whole
+        session, name = (self._whole_view if whole
                          else (self._strip, self._strip_input) if strip else self._corners)
         if session is None:
             raise IdentityModelError(f"no {'whole-card' if whole else 'strip'} model is loaded")
@@ -326,15 +340,18 @@ class IdentityReader:
             is_monochrome(np.asarray(image))
         if grey:
             self._corners = (self._grey, self._grey_input)
-            # the whole-card model is a colour model: grey faces fool it (24-26 % of lone grey
-            # cards read wrong; a grey-trained one read more right but also more wrong);
-            # the strip model is one too
-            alone = None
+            # the colour whole-card model is fooled by grey faces (24-26 % of lone grey cards
+            # read wrong): lone cards get the whole view only from the grey one; the strip
+            # model is a colour one too
+            self._whole_view = (self._grey_whole, self._grey_whole_input)
+            if self._grey_whole is None:
+                alone = None
             on_top = None
         try:
             return self._read(image, quads, game, covered, alone, on_top=on_top)
         finally:
             self._corners = (self._session, self._input)
+            self._whole_view = (self._whole, self._whole_input)
 
     @property
     def reads_grey_apart(self) -> bool:
@@ -368,7 +385,7 @@ class IdentityReader:
                 sized.append(i)
         todo: list[int] = []
         alone_mask = (np.asarray(alone, bool).reshape(-1) if alone is not None and
-                      self._whole is not None else np.zeros(len(q), bool))
+                      self._whole_view[0] is not None else np.zeros(len(q), bool))
         main = (0, 2)
         extra = (1, 3)
         if sized:
