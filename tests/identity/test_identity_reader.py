@@ -466,6 +466,32 @@ def test_a_grey_pictures_lone_cards_get_the_whole_view_only_from_a_grey_whole_mo
     assert used == []
 
 
+GREY_WHOLE_MODEL = MODEL.with_name("identity_whole_grey.onnx")
+
+
+@needs_model
+@pytest.mark.skipif(not GREY_WHOLE_MODEL.is_file(),
+                    reason="models/identity_whole_grey.onnx not shipped")
+def test_small_grey_cards_lying_alone_are_read_from_their_whole_face() -> None:
+    """A monochrome camera's small lone cards (27 px wide, indices 4 px high, a little
+    blurred): the shipped grey whole-card model names more of them than the corners alone,
+    and none wrong (the corners alone take this H6 for H5)."""
+    names = ("D3", "H3", "C8", "S9", "DK", "H6", "D7", "CQ")
+    cards = [Card.from_str(c) for c in names]
+    photo, quads = place([(c, 60 + 60 * i, 260, 25 * i) for i, c in enumerate(cards)],
+                         width=27, blur=0.8)
+    grey = cv2.cvtColor(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    alone = np.ones(len(cards), bool)
+    shipped = IdentityReader()
+    assert shipped.grey_whole_path == GREY_WHOLE_MODEL
+    whole = [r.card for r in shipped.read(grey, quads, alone=alone)]
+    corners = [r.card for r in IdentityReader(grey_whole_model_path=False).read(
+        grey, quads, alone=alone)]
+    assert all(r in (None, c) for r, c in zip(whole, cards, strict=True)), whole
+    right = sum(r == c for r, c in zip(whole, cards, strict=True))
+    assert right >= 6 and right > sum(r == c for r, c in zip(corners, cards, strict=True))
+
+
 @needs_model
 def test_a_greyscale_model_of_other_classes_is_refused() -> None:
     axis = MODEL.with_name("card_axis.onnx")
