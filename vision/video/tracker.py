@@ -385,7 +385,8 @@ class TableTracker:
         def see_face(seat: Seat, sc: SeenCard) -> None:
             faceup[seat] = sure_card(sc)
             if faceup[seat] is None:
-                # a face named, if unsurely, carries only its look-alikes (a grey picture's)
+                # a face named, if less surely than this tracker asks, gives no soft votes:
+                # its candidates are only a grey picture's look-alikes of its card
                 unsure[seat] = tuple((c, p) for c, p in sc.card_candidates
                                      if self.game.in_deck(c)) if sc.card is None else ()
 
