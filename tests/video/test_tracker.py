@@ -733,6 +733,28 @@ def test_split_or_taken_candidates_name_no_card():
     assert not done or dict(done[0].cards)[N] is None
 
 
+def test_a_face_named_unsurely_gives_no_votes_for_its_grey_look_alikes():
+    """A grey picture's named face carries its look-alikes as candidates (for the photo
+    reconstruction); named below the tracker's confidence it counts as unread, and those
+    look-alikes are no reader's hesitation - they must not name N's card."""
+    tracker, t = _lhombre_after_first_trick(Contract(trump=Suit.SPADES, declarer=E))
+    out = []
+    for faces, n in (({S: "S3"}, 5), ({S: "S3", E: "SA"}, 5), ({S: "S3", E: "SA", N: None}, 30)):
+        for _ in range(n):
+            r = reading(faceup=faces, rows={N: ["lost"], E: ["lost"], S: ["won"]},
+                        unsure={N: [("S6", 0.3), ("S5", 0.7)]})
+            if N in r.current_trick:
+                r.current_trick[N].card = Card.from_str("S6")
+                r.current_trick[N].card_confidence = 0.3  # below the tracker's 0.5
+            out += tracker.update(r, t)
+            t += 0.125
+    done = [e for e in out if isinstance(e, TrickComplete)]
+    assert not done or dict(done[0].cards)[N] != Card.from_str("S5")
+    # the same candidates on a face left unread are the reader's hesitation, and name it
+    assert dict(_trick_two_with_an_unsure_face([("S6", 0.3), ("S5", 0.7)])[0].cards)[N] == \
+        Card.from_str("S5")
+
+
 def test_new_cards_of_every_player_are_laid_when_no_row_shows_the_last_trick():
     """Trick 2 is gathered while no row shows it (S's row out of sight, N's and E's read a
     card short); then each player lays a new card. Each new card waited for the others'
