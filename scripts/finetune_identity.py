@@ -89,14 +89,14 @@ def drawn_crops(names: dict[int, str], args: argparse.Namespace
 
 
 def video_crops(names: dict[int, str], n_deals: int, frames_per_deal: int, seed: int,
-                back_share: float = 0.05):  # noqa: ANN201
-    """Whole-card crops of the face-up cards lying alone in frames of animated deals (the
-    fixed camera's view: 25-50 px cards, hands, a stream's compression), and ``back_share``
-    as many lone card backs labelled ``none``; boxes jittered as the detector's are off
-    (centre 5 %, size 4 %, turn 2.5 degrees, corners 1.5 % of the card's width). Deal seeds
-    :func:`vision.synth.export.scene_seed` of ``seed`` - training deals, far from the
-    held-out videos' seeds."""
-    from vision.identity.crops import whole_card_crop
+                back_share: float = 0.05, view: str = "whole"):  # noqa: ANN201
+    """Whole-card crops (``view="corners"``: the two main corner crops) of the face-up cards
+    lying alone in frames of animated deals (the fixed camera's view: 25-50 px cards, hands,
+    a stream's compression), and ``back_share`` as many lone card backs labelled ``none``;
+    boxes jittered as the detector's are off (centre 5 %, size 4 %, turn 2.5 degrees,
+    corners 1.5 % of the card's width). Deal seeds :func:`vision.synth.export.scene_seed` of
+    ``seed`` - training deals, far from the held-out videos' seeds."""
+    from vision.identity.crops import corner_crops, whole_card_crop
     from vision.identity.synth import NONE_LABEL, detector_like
     from vision.synth.export import GAMES, scene_seed
     from vision.synth.video import training_script
@@ -123,12 +123,13 @@ def video_crops(names: dict[int, str], n_deals: int, frames_per_deal: int, seed:
                     continue
                 quad = np.asarray(c["quad"], dtype=np.float64).reshape(4, 2)
                 box = np.roll(detector_like(quad, None, rng), int(rng.integers(4)), axis=0)
-                crop = whole_card_crop(image, box)
+                cut = (list(corner_crops(image, box, 64, (0, 2))) if view == "corners"
+                       else [whole_card_crop(image, box)])
                 if c["face_up"] and c["card"] in index:
-                    crops.append(crop)
-                    labels.append(index[c["card"]])
+                    crops += cut
+                    labels += [index[c["card"]]] * len(cut)
                 elif not c["face_up"]:
-                    backs.append(crop)
+                    backs += cut
     keep = int(back_share * len(crops))
     picked = np.random.default_rng(seed).permutation(len(backs))[:keep]
     crops += [backs[i] for i in picked]
@@ -302,7 +303,8 @@ def main(argv: list[str] | None = None) -> int:
                              "(default: the generator's: 3 %% corners, 6 %% whole cards)")
     parser.add_argument("--video-deals", type=int, default=0,
                         help="also train on the lone face-up cards of this many animated "
-                             "deals' frames (whole view only; the fixed camera's view)")
+                             "deals' frames (whole view, or their main corners; the fixed "
+                             "camera's view)")
     parser.add_argument("--video-frames", type=int, default=40,
                         help="frames drawn from each of those deals")
     parser.add_argument("--video-seed", type=int, default=13,
@@ -354,11 +356,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.crop_cache is not None:
             np.savez(args.crop_cache, crops=crops, labels=y_np)
     if args.video_deals:
-        if args.view != "whole":
-            print("finetune_identity: --video-deals needs --view whole", file=sys.stderr)
+        if args.view == "strip":
+            print("finetune_identity: --video-deals needs --view whole or corners",
+                  file=sys.stderr)
             return 2
         v_crops, v_y = video_crops(net.names, args.video_deals, args.video_frames,
-                                   args.video_seed)
+                                   args.video_seed, view=args.view)
         print(f"[finetune] {len(v_crops)} crops from video frames", flush=True)
         crops, y_np = np.concatenate([crops, v_crops]), np.concatenate([y_np, v_y])
     if args.scenes:

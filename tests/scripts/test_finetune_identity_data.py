@@ -25,3 +25,15 @@ def test_video_crops_are_lone_face_up_cards_labelled_and_some_backs() -> None:
     # the same deals give the same crops (the training run can be reproduced)
     again, labels_again = finetune.video_crops(names, 2, 6, seed=13, back_share=0.2)
     assert np.array_equal(labels, labels_again) and np.array_equal(crops, again)
+
+
+def test_video_corner_crops_are_the_two_main_corners_of_the_same_cards() -> None:
+    names = dict(enumerate(CLASS_NAMES))
+    whole, whole_labels = finetune.video_crops(names, 2, 6, seed=13, back_share=0.0)
+    corners, labels = finetune.video_crops(names, 2, 6, seed=13, back_share=0.0,
+                                           view="corners")
+    assert corners.shape[1:] == (CROP_SIZE, CROP_SIZE, 3)
+    # two corner crops per lone face-up card, each labelled with that card
+    assert len(corners) == 2 * len(whole)
+    assert np.array_equal(labels[0::2], whole_labels) and np.array_equal(labels[1::2],
+                                                                         whole_labels)
