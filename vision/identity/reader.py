@@ -253,12 +253,17 @@ class IdentityReader:
                                                                      path)
         self.strip_size = strip_size or self.input_size
         # the whole-card model for greyscale pictures, chosen the same way (only beside a
-        # colour one: it reads the same crops)
+        # colour one: it reads the same crops); its file is checked now, but it is loaded
+        # with the first grey picture - most pictures are in colour, and loading it took
+        # 20-27 ms of every reader's start
         self.grey_whole_path = (self._choose(grey_whole_model_path, model_path,
                                              GREY_WHOLE_MODEL_NAME)
                                 if self._whole is not None else None)
-        self._grey_whole, self._grey_whole_input, _ = self._companion(
-            self.grey_whole_path, names, path, self.whole_size)
+        if self.grey_whole_path is not None:
+            verify_checksum(self.grey_whole_path)
+        self._names = names
+        self._grey_whole: Any = None
+        self._grey_whole_input = ""
         self._corners = (self._session, self._input)  # the corner model of the picture read
         self._whole_view = (self._whole, self._whole_input)  # its whole-card model
 
@@ -343,6 +348,9 @@ class IdentityReader:
             # the colour whole-card model is fooled by grey faces (24-26 % of lone grey cards
             # read wrong): lone cards get the whole view only from the grey one; the strip
             # model is a colour one too
+            if self._grey_whole is None and self.grey_whole_path is not None:
+                self._grey_whole, self._grey_whole_input, _ = self._companion(
+                    self.grey_whole_path, self._names, self.path, self.whole_size)
             self._whole_view = (self._grey_whole, self._grey_whole_input)
             if self._grey_whole is None:
                 alone = None
