@@ -84,6 +84,18 @@ def match(truth_quads: np.ndarray, found_quads: np.ndarray, short: float) -> dic
     return out
 
 
+#: Card-width bands (the card's short side in image pixels) the face-up identity figures are
+#: also given by: how large the cards must be in a photo for their faces to be read.
+WIDTH_BANDS: tuple[tuple[str, float, float], ...] = (
+    ("< 40 px", 0.0, 40.0), ("40-60 px", 40.0, 60.0), ("60-90 px", 60.0, 90.0),
+    (">= 90 px", 90.0, float("inf")))
+
+
+def width_band(width: float) -> str:
+    """The :data:`WIDTH_BANDS` label of a card ``width`` pixels wide."""
+    return next(label for label, lo, hi in WIDTH_BANDS if lo <= width < hi)
+
+
 def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str,
                  grey: bool = False, contract_given: bool = False) -> dict:
     """Compare the readings of ``scenes`` with their truth; ``analyzers`` maps game names;
@@ -100,6 +112,9 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str,
     failures: list[dict] = []
     wrong_cards: list[dict] = []
     missed: Counter[str] = Counter()  # why face-up tricks are not right
+    by_width: dict[str, Counter] = {}  # face-up row cards by their width in pixels
+    by_size: dict[str, Counter] = {}  # face-up row cards and tricks by photo size
+    faces_per_photo: list[dict] = []  # each photo's face-up row cards, named right and wrong
     unread: Counter[str] = Counter()  # why face-up row cards were left unread
     t0 = time.time()
     for scene in scenes:
@@ -117,6 +132,9 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str,
         fq = np.array([c.quad for c in reading.cards]).reshape(-1, 4, 2)
         sides = np.linalg.norm(tq[:, 1] - tq[:, 0], axis=1)
         short = float(np.median(sides)) if len(sides) else 1.0
+        widths = np.minimum(sides, np.linalg.norm(tq[:, 2] - tq[:, 1], axis=1))
+        size = by_size.setdefault(f"{scene.image.shape[1]}x{scene.image.shape[0]}", Counter())
+        photo_faces: Counter[str] = Counter()  # this photo's face-up row cards
         m = match(tq, fq, short)
         st = per_stage.setdefault(truth["stage"], Counter())
         photo_ok = True
@@ -145,6 +163,12 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str,
                     stats["seat_position_right"] += 1
                 if c["face_up"]:
                     identity["face_up_row_cards"] += 1
+                    band = by_width.setdefault(width_band(float(widths[ti])), Counter())
+                    for counts in (band, size, photo_faces):
+                        counts["cards"] += 1
+                        if seen.card is not None:
+                            counts["right"] += int(str(seen.card) == c["card"])
+                            counts["wrong"] += int(str(seen.card) != c["card"])
                     if seen.card is not None:
                         identity["read"] += 1
                         identity["right"] += int(str(seen.card) == c["card"])
@@ -177,6 +201,10 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str,
             got_n = len(reading.rows.get(Seat[seat_name], []))
             stats["rows_exact"] += int(got_n == n)
         stats["extra_rows"] += sum(1 for s in reading.rows if s.name not in true_rows)
+        if photo_faces["cards"]:
+            faces_per_photo.append({"seed": truth["seed"], "game": truth["game"],
+                                    "size": f"{scene.image.shape[1]}x{scene.image.shape[0]}",
+                                    **photo_faces})
         if truth["stage"] == "faceup" and truth.get("tricks"):
             faults = [_trick_faults(report, t) for t in truth["tricks"]]
             right = sum(1 for f in faults if not f)
@@ -184,6 +212,8 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str,
             stats["faceup_tricks_right"] += right
             stats["faceup_photos"] += 1
             stats["faceup_games_right"] += int(right == len(truth["tricks"]))
+            size["tricks"] += len(truth["tricks"])
+            size["tricks_right"] += right
             for f in faults:
                 missed.update(f)
         true_result = (truth.get("report") or {}).get("result")
@@ -249,6 +279,12 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str,
         summary["faceup_photos"] = stats["faceup_photos"]
         summary["faceup_games_right"] = stats["faceup_games_right"] / stats["faceup_photos"]
         summary["faceup_tricks_missed"] = dict(missed)
+    if by_width:
+        order = [label for label, _, _ in WIDTH_BANDS]
+        summary["identity_by_width"] = {k: dict(by_width[k]) for k in order if k in by_width}
+        summary["faceup_by_photo_size"] = {k: dict(v) for k, v in sorted(by_size.items())
+                                           if v["cards"]}
+        summary["faceup_per_photo"] = faces_per_photo
     return summary
 
 
@@ -302,6 +338,10 @@ def scenes_for(n: int, seed_base: int, *, hard: bool, sizes: list[tuple[int, int
                                 held_out=held_out_decks, roll_deg=turn, tilt_deg=tilt)
 
 
+def _share(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.2f} % of {whole}" if whole else "none of 0"
+
+
 def markdown(summaries: list[dict]) -> str:
     lines = [
         "| set | photos | row cards | orientation | confident wrong | rows exact | "
@@ -346,6 +386,15 @@ def markdown(summaries: list[dict]) -> str:
                 f"{100 * s['faceup_games_right']:.1f} % of {s['faceup_photos']} games fully "
                 "reconstructed"
             )
+            for band, n in (s.get("identity_by_width") or {}).items():
+                lines.append(f"- {s['set']}: face-up row cards {band} wide: "
+                             + _share(n["right"], n["cards"]) + f" named right, "
+                             f"{n.get('wrong', 0)} wrong")
+            for size, n in (s.get("faceup_by_photo_size") or {}).items():
+                tricks = (f", {_share(n['tricks_right'], n['tricks'])} of tricks right"
+                          if n.get("tricks") else "")
+                lines.append(f"- {s['set']}: {size} photos: face-up row cards "
+                             + _share(n["right"], n["cards"]) + " named right" + tricks)
             why = s.get("faceup_tricks_missed") or {}
             if why:
                 lines.append(f"- {s['set']}: face-up tricks not right, by what is wrong in "

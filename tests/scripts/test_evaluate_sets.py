@@ -94,3 +94,35 @@ def test_a_face_up_trick_not_right_is_put_down_to_what_is_wrong_in_it() -> None:
     assert faults(3) == {"the winner"}
     assert faults(4) == {"not in the report"}
     assert evaluate._tricks_right(report, [dict(true, number=k) for k in (1, 2, 3, 4)]) == 1
+
+
+def test_face_up_cards_are_counted_by_their_width_and_by_photo_size() -> None:
+    # how large cards must be for their faces to be read: every face-up row card falls in
+    # exactly one width band and one photo size, and the bands add up to the whole figure
+    from vision.pipeline import PhotoAnalyzer
+
+    oracle = evaluate.TruthDetector()
+    analyzers = {g: PhotoAnalyzer(game=g, detector=oracle) for g in evaluate.GAMES}
+    scenes = evaluate.scenes_for(3, 124_000, hard=False, sizes=[(1280, 720), (640, 480)],
+                                 stages=("faceup",))
+    s = evaluate.evaluate_set(analyzers, scenes, oracle=oracle, label="t")
+    bands = s["identity_by_width"]
+    assert set(bands) <= {label for label, _, _ in evaluate.WIDTH_BANDS}
+    assert sum(n["cards"] for n in bands.values()) == s["identity"]["face_up_row_cards"] > 0
+    assert sum(n.get("right", 0) for n in bands.values()) == s["identity"]["right"]
+    sizes = s["faceup_by_photo_size"]
+    assert set(sizes) == {"1280x720", "640x480"}
+    assert sum(n["cards"] for n in sizes.values()) == s["identity"]["face_up_row_cards"]
+    assert sum(n["tricks"] for n in sizes.values()) == s["faceup_tricks"]
+    text = evaluate.markdown([s])
+    assert "wide:" in text and "1280x720 photos" in text
+    per_photo = s["faceup_per_photo"]
+    assert len(per_photo) == 3 and all(p["cards"] >= p.get("right", 0) for p in per_photo)
+    assert sum(p["cards"] for p in per_photo) == s["identity"]["face_up_row_cards"]
+
+
+def test_a_card_width_falls_in_one_band() -> None:
+    assert evaluate.width_band(24.0) == "< 40 px"
+    assert evaluate.width_band(40.0) == "40-60 px"
+    assert evaluate.width_band(89.9) == "60-90 px"
+    assert evaluate.width_band(300.0) == ">= 90 px"
