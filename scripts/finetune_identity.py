@@ -40,13 +40,15 @@ sys.path.insert(0, str(REPO / "scripts"))  # recover_weights
 
 def crops_for(names: dict[int, str], n: int, seed: int, none_keep: float,  # noqa: ANN201
               view: str = "corners", back_chance: float | None = None,
-              glyph_variety: float = 0.0):
+              glyph_variety: float = 0.0, in_crop: bool = False):
     """``n`` generated colour crops (uint8 BGR) and their class indices: corner crops,
     whole-card crops of cards lying alone (``view="whole"``, the whole-card model's), or
     strip crops of cards half covered by the next card of a row, that card masked
     (``view="strip"``, the strip model's);
     ``back_chance``: the share of cards drawn as a back (default: the generator's);
-    ``glyph_variety``: the share of decks whose rank glyphs are bent into new shapes."""
+    ``glyph_variety``: the share of decks whose rank glyphs are bent into new shapes;
+    ``in_crop``: corner crops labelled by what of the index shows inside each crop
+    (:func:`vision.identity.synth.label_crops`)."""
     from vision.identity.synth import sample_crops, sample_strip_cards, sample_whole_cards
 
     index = {v: k for k, v in names.items()}
@@ -59,7 +61,7 @@ def crops_for(names: dict[int, str], n: int, seed: int, none_keep: float,  # noq
     while len(crops) < n:
         samples = (sample_whole_cards(rng, **kw) if view == "whole"
                    else sample_strip_cards(rng, **kw) if view == "strip"
-                   else sample_crops(rng, none_keep=none_keep, **kw))
+                   else sample_crops(rng, none_keep=none_keep, in_crop=in_crop, **kw))
         for c in samples:
             crops.append(c.crop)
             labels.append(index[c.label])
@@ -67,15 +69,15 @@ def crops_for(names: dict[int, str], n: int, seed: int, none_keep: float,  # noq
 
 
 def _crops_chunk(job: tuple) -> tuple[np.ndarray, np.ndarray]:  # noqa: ANN001
-    names, n, seed, none_keep, view, back_chance, glyph_variety = job
-    return crops_for(names, n, seed, none_keep, view, back_chance, glyph_variety)
+    names, n, seed, none_keep, view, back_chance, glyph_variety, in_crop = job
+    return crops_for(names, n, seed, none_keep, view, back_chance, glyph_variety, in_crop)
 
 
 def drawn_crops(names: dict[int, str], args: argparse.Namespace
                 ) -> tuple[np.ndarray, np.ndarray]:
     """The generated crops of a run: one stream of ``args.seed``, or with ``--crop-procs``
     N > 1 N streams of seeds ``args.seed * 1000 + k`` drawn in N processes."""
-    job = (args.none_keep, args.view, args.back_chance, args.glyph_variety)
+    job = (args.none_keep, args.view, args.back_chance, args.glyph_variety, args.labels_in_crop)
     if args.crop_procs <= 1:
         return crops_for(names, args.crops, args.seed, *job)
     from multiprocessing import Pool
@@ -327,6 +329,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--glyph-variety", type=float, default=0.0,
                         help="share of decks whose rank glyphs are bent and weighted into "
                              "shapes no font of the renderer has (unseen fonts of real decks)")
+    parser.add_argument("--labels-in-crop", action="store_true",
+                        help="label each corner crop by what of the index shows inside it: a "
+                             "crop whose box cut the index out is not labelled with the card "
+                             "(the shipped corner models were trained without this)")
     args = parser.parse_args(argv)
     if not args.source.is_file():
         print(f"finetune_identity: no such model file: {args.source}", file=sys.stderr)

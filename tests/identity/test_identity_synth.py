@@ -10,6 +10,7 @@ from vision.cards import Card
 from vision.identity.crops import CROP_SIZE
 from vision.identity.synth import (
     CLASS_NAMES,
+    first_true_corner,
     label_crops,
     label_whole_card,
     sample_card_photo,
@@ -122,3 +123,40 @@ def test_glyph_variety_bends_the_rank_glyphs_and_leaves_the_default_draws_alone(
     assert np.abs(plain.astype(int) - varied.astype(int)).mean() < 4.0
     photo = sample_card_photo(np.random.default_rng(23), glyph_variety=1.0)
     assert photo.photo.shape[0] > 0
+
+
+def test_an_index_shows_in_its_crop_no_more_than_on_the_card_and_as_much_with_a_true_box(
+) -> None:
+    # a crop cut from a box that is off shows at most what the card shows; cut from the true
+    # box (only the corners' 1.5 % jitter left) it shows the same
+    rng = np.random.default_rng(11)
+    same = total = 0
+    for _ in range(60):
+        photo = sample_card_photo(rng, box_error=0.0)
+        for shown, inside in zip(photo.index_visible, photo.index_in_crop, strict=True):
+            assert (shown is None) == (inside is None)
+            if shown is not None:
+                assert inside <= shown + 1e-9  # type: ignore[operator]
+                total += 1
+                same += abs(shown - inside) < 0.02  # type: ignore[operator]
+    assert same >= 0.95 * total > 0
+
+
+def test_labels_in_crop_leave_out_a_card_whose_box_cut_its_index_out() -> None:
+    # a box a fifth of a card off moves the crops off the indices: labelled by what shows
+    # on the card every index corner says its card, by what shows in the crop hardly any
+    rng = np.random.default_rng(12)
+    style = dataclasses.replace(sample_face_style(rng), corner_indices=4)
+    by_card = by_crop = 0
+    for _ in range(20):
+        photo = sample_card_photo(rng, card=Card.from_str("D9"), style=style, occlusion=0.0,
+                                  back_chance=0.0, box_error=0.2, min_width=80)
+        by_card += sum(c.label == "D9" for c in label_crops(photo))
+        in_crop = label_crops(photo, in_crop=True)
+        by_crop += sum(c.label == "D9" for c in in_crop)
+        start = first_true_corner(photo.quad, photo.detected)
+        for c in in_crop:  # a crop labelled with the card shows 90 % of its index
+            if c.label == "D9":
+                assert photo.index_in_crop[(start + c.corner) % 4] >= 0.9  # type: ignore[operator]
+    assert by_card == 80
+    assert by_crop < 0.6 * by_card

@@ -24,6 +24,7 @@ from vision.identity.crops import (
     STRIP_CARD,
     canonical_quad,
     corner_crops,
+    crop_area,
     strip_crop,
     whole_card_crop,
 )
@@ -178,7 +179,9 @@ class CardPhoto:
 
     ``index_visible[c]`` is, for each true corner c (top-left, top-right, bottom-right,
     bottom-left), the visible fraction of the least visible part (rank or suit) of the index
-    printed there, or None where the deck prints no index.
+    printed there, or None where the deck prints no index. ``index_in_crop[c]`` is the same
+    counted only inside the reader's crop of that corner cut from the ``detected`` box: a box
+    a few per cent off cuts part of an index out of its crop, or all of it.
     """
 
     photo: np.ndarray
@@ -196,6 +199,8 @@ class CardPhoto:
     occluder: np.ndarray | None = None
     #: the share of the face hidden by what covers it
     hidden_share: float = 0.0
+    index_in_crop: tuple[float | None, ...] = ()
+    index_in_crop_max: tuple[float | None, ...] = ()  # same, for the most visible part
 
     def readable_corners(self, threshold: float = 0.9) -> int:
         """How many corners show a whole index."""
@@ -334,24 +339,54 @@ def sample_card_photo(
     if rng.random() < 0.5:
         detected = detected[::-1]
     boxes = corner_index_boxes(card, style, fw, fh)
-    visible: list[float | None] = []
-    visible_max: list[float | None] = []
-    for b in boxes:
+    visible, visible_max = _index_shown(boxes, cover == 0)
+    in_crop, in_crop_max = _index_shown(
+        boxes, (cover == 0)[None] & _crop_windows(quad, detected, card_to_img, fw, fh))
+    return CardPhoto(photo, quad, detected, card, style, is_back, covered, card_w,
+                     tuple(visible), tuple(visible_max), occluder,
+                     float(cover.mean()) / 255.0, tuple(in_crop), tuple(in_crop_max))
+
+
+def _index_shown(boxes: list[np.ndarray], shown: np.ndarray
+                 ) -> tuple[list[float | None], list[float | None]]:
+    """For each true corner's index ``boxes`` (face px), the shown share of its least and of
+    its most shown part (rank or suit), None where no index is printed; ``shown``: (fh, fw)
+    bool for every corner alike, or (4, fh, fw), one mask per true corner."""
+    least: list[float | None] = []
+    most: list[float | None] = []
+    for c, b in enumerate(boxes):
         if len(b) == 0:
-            visible.append(None)
-            visible_max.append(None)
+            least.append(None)
+            most.append(None)
             continue
+        mask = shown[c] if shown.ndim == 3 else shown
         vis = []
         for x0, y0, x1, y1 in b:
             xs = slice(max(int(x0), 0), max(int(math.ceil(x1)), int(x0) + 1))
             ys = slice(max(int(y0), 0), max(int(math.ceil(y1)), int(y0) + 1))
-            region = cover[ys, xs]
-            vis.append(1.0 - float(region.mean()) / 255.0 if region.size else 1.0)
-        visible.append(min(vis))
-        visible_max.append(max(vis))
-    return CardPhoto(photo, quad, detected, card, style, is_back, covered, card_w,
-                     tuple(visible), tuple(visible_max), occluder,
-                     float(cover.mean()) / 255.0)
+            region = mask[ys, xs]
+            vis.append(float(region.mean()) if region.size else 1.0)
+        least.append(min(vis))
+        most.append(max(vis))
+    return least, most
+
+
+def _crop_windows(quad: np.ndarray, detected: np.ndarray, card_to_img: np.ndarray, fw: int,
+                  fh: int) -> np.ndarray:
+    """(4, fh, fw) bool: for each true corner, the part of the face inside the reader's crop
+    of that corner (:func:`vision.identity.crops.corner_crops` of the ``detected`` box)."""
+    q = canonical_quad(detected)
+    start = first_true_corner(quad, detected)
+    unit_to_img = cv2.getPerspectiveTransform(
+        np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32), q.astype(np.float32))
+    img_to_face = np.linalg.inv(card_to_img.astype(np.float64))
+    windows = np.zeros((4, fh, fw), np.uint8)
+    for k in range(4):
+        area = crop_area(k).reshape(1, 4, 2)
+        in_face = cv2.perspectiveTransform(
+            cv2.perspectiveTransform(area, unit_to_img.astype(np.float64)), img_to_face)[0]
+        cv2.fillPoly(windows[(start + k) % 4], [np.round(in_face).astype(np.int32)], 1)
+    return windows.astype(bool)
 
 
 def first_true_corner(true_quad: np.ndarray, box: np.ndarray) -> int:
@@ -374,20 +409,24 @@ def crop_label(card: Card, is_back: bool, least: float | None, most: float | Non
 
 
 def label_crops(sample: CardPhoto, rng: np.random.Generator | None = None, *,
-                none_keep: float = 1.0) -> list[CropSample]:
+                none_keep: float = 1.0, in_crop: bool = False) -> list[CropSample]:
     """The reader's four crops of ``sample``, labelled from the truth.
 
     A corner is labelled with the card when at least 90 % of both rank and suit of its index
     show, ``none`` when no index is printed there or at most 25 % of each part shows, and left
     out in between. ``none_keep`` is the fraction of ``none`` crops kept (most corners show no
-    index; the set would drown in them).
+    index; the set would drown in them). ``in_crop``: what shows is counted inside the crop
+    only (``CardPhoto.index_in_crop``) - without it a crop whose box is off enough to cut the
+    index out is still labelled with the card (the shipped corner models were trained so).
     """
     crops = corner_crops(sample.photo, sample.detected)
     start = first_true_corner(sample.quad, sample.detected)
+    least, most = ((sample.index_in_crop, sample.index_in_crop_max) if in_crop
+                   else (sample.index_visible, sample.index_visible_max))
     out: list[CropSample] = []
     for k in range(4):
-        label = crop_label(sample.card, sample.is_back, sample.index_visible[(start + k) % 4],
-                           sample.index_visible_max[(start + k) % 4])
+        label = crop_label(sample.card, sample.is_back, least[(start + k) % 4],
+                           most[(start + k) % 4])
         if label is None:
             continue  # partly covered index: no honest label
         if label == NONE_LABEL and none_keep < 1.0 and (rng is None or rng.random() >= none_keep):
@@ -397,11 +436,12 @@ def label_crops(sample: CardPhoto, rng: np.random.Generator | None = None, *,
     return out
 
 
-def sample_crops(rng: np.random.Generator, *, none_keep: float = 1.0,
+def sample_crops(rng: np.random.Generator, *, none_keep: float = 1.0, in_crop: bool = False,
                  **kwargs: object) -> list[CropSample]:
-    """One card photo (:func:`sample_card_photo`, same keyword arguments) as labelled crops."""
+    """One card photo (:func:`sample_card_photo`, same keyword arguments) as labelled crops
+    (``in_crop``: see :func:`label_crops`)."""
     return label_crops(sample_card_photo(rng, **kwargs), rng,  # type: ignore[arg-type]
-                       none_keep=none_keep)
+                       none_keep=none_keep, in_crop=in_crop)
 
 
 def label_whole_card(sample: CardPhoto) -> list[CropSample]:
