@@ -388,13 +388,13 @@ def markdown(summaries: list[dict]) -> str:
             )
             for band, n in (s.get("identity_by_width") or {}).items():
                 lines.append(f"- {s['set']}: face-up row cards {band} wide: "
-                             + _share(n["right"], n["cards"]) + f" named right, "
+                             f"{_share(n.get('right', 0), n['cards'])} named right, "
                              f"{n.get('wrong', 0)} wrong")
             for size, n in (s.get("faceup_by_photo_size") or {}).items():
-                tricks = (f", {_share(n['tricks_right'], n['tricks'])} of tricks right"
+                tricks = (f"; {n.get('tricks_right', 0)} of {n['tricks']} tricks right"
                           if n.get("tricks") else "")
                 lines.append(f"- {s['set']}: {size} photos: face-up row cards "
-                             + _share(n["right"], n["cards"]) + " named right" + tricks)
+                             f"{_share(n.get('right', 0), n['cards'])} named right{tricks}")
             why = s.get("faceup_tricks_missed") or {}
             if why:
                 lines.append(f"- {s['set']}: face-up tricks not right, by what is wrong in "
