@@ -329,6 +329,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--glyph-variety", type=float, default=0.0,
                         help="share of decks whose rank glyphs are bent and weighted into "
                              "shapes no font of the renderer has (unseen fonts of real decks)")
+    parser.add_argument("--arch", default=None, metavar="YAML",
+                        help="train a fresh network of this ultralytics model yaml (e.g. "
+                             "yolo11s-cls.yaml) from scratch instead of going on from the "
+                             "source's weights; the source then names the classes and, with "
+                             "--distil, teaches")
     parser.add_argument("--labels-in-crop", action="store_true",
                         help="label each corner crop by what of the index shows inside it: a "
                              "crop whose box cut the index out is not labelled with the card "
@@ -352,6 +357,14 @@ def main(argv: list[str] | None = None) -> int:
     except RebuildError as exc:
         print(f"finetune_identity: {exc}", file=sys.stderr)
         return 2
+    source_net = net
+    if args.arch is not None:
+        # a fresh network of another size, trained from scratch; the source model only
+        # names the classes and, with --distil, teaches
+        from ultralytics.nn.tasks import ClassificationModel
+
+        net = ClassificationModel(args.arch, nc=len(source_net.names), verbose=False)
+        net.names = dict(source_net.names)
     t0 = time.time()
     if args.crop_cache is not None and args.crop_cache.is_file():
         cached = np.load(args.crop_cache)
@@ -380,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
         crops, y_np = np.concatenate([crops, s_crops]), np.concatenate([y_np, s_y])
     y = torch.from_numpy(y_np)
     print(f"[finetune] {len(crops)} crops in {time.time() - t0:.0f} s", flush=True)
-    teacher = teacher_probabilities(net, crops) if args.distil > 0 else None
+    teacher = teacher_probabilities(source_net, crops) if args.distil > 0 else None
     rng = np.random.default_rng(args.seed + 1)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * (len(crops) // 64)

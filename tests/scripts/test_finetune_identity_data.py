@@ -37,3 +37,15 @@ def test_video_corner_crops_are_the_two_main_corners_of_the_same_cards() -> None
     assert len(corners) == 2 * len(whole)
     assert np.array_equal(labels[0::2], whole_labels) and np.array_equal(labels[1::2],
                                                                          whole_labels)
+
+
+def test_corner_crops_labelled_in_the_crop_name_their_card_less_often() -> None:
+    # the same cards drawn; labelled by what shows inside each crop, a crop whose box cut the
+    # index out no longer names the card
+    names = dict(enumerate(CLASS_NAMES))
+    none = CLASS_NAMES.index(NONE_LABEL)
+    _, by_card = finetune.crops_for(names, 400, 21, 1.0)
+    _, by_crop = finetune.crops_for(names, 400, 21, 1.0, in_crop=True)
+    assert np.mean(by_crop != none) < np.mean(by_card != none)
+    again = finetune.crops_for(names, 400, 21, 1.0, in_crop=True)[1]
+    assert np.array_equal(by_crop, again)
