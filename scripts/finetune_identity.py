@@ -125,7 +125,7 @@ def video_crops(names: dict[int, str], n_deals: int, frames_per_deal: int, seed:
                     continue
                 quad = np.asarray(c["quad"], dtype=np.float64).reshape(4, 2)
                 box = np.roll(detector_like(quad, None, rng), int(rng.integers(4)), axis=0)
-                cut = (list(corner_crops(image, box, 64, (0, 2))) if view == "corners"
+                cut = (list(corner_crops(image, box, corners=(0, 2))) if view == "corners"
                        else [whole_card_crop(image, box)])
                 if c["face_up"] and c["card"] in index:
                     crops += cut

@@ -132,7 +132,7 @@ def test_an_index_shows_in_its_crop_no_more_than_on_the_card_and_as_much_with_a_
     rng = np.random.default_rng(11)
     same = total = 0
     for _ in range(60):
-        photo = sample_card_photo(rng, box_error=0.0)
+        photo = sample_card_photo(rng, box_error=0.0, in_crop=True)
         for shown, inside in zip(photo.index_visible, photo.index_in_crop, strict=True):
             assert (shown is None) == (inside is None)
             if shown is not None:
@@ -150,7 +150,7 @@ def test_labels_in_crop_leave_out_a_card_whose_box_cut_its_index_out() -> None:
     by_card = by_crop = 0
     for _ in range(20):
         photo = sample_card_photo(rng, card=Card.from_str("D9"), style=style, occlusion=0.0,
-                                  back_chance=0.0, box_error=0.2, min_width=80)
+                                  back_chance=0.0, box_error=0.2, min_width=80, in_crop=True)
         by_card += sum(c.label == "D9" for c in label_crops(photo))
         in_crop = label_crops(photo, in_crop=True)
         by_crop += sum(c.label == "D9" for c in in_crop)

@@ -181,7 +181,8 @@ class CardPhoto:
     bottom-left), the visible fraction of the least visible part (rank or suit) of the index
     printed there, or None where the deck prints no index. ``index_in_crop[c]`` is the same
     counted only inside the reader's crop of that corner cut from the ``detected`` box: a box
-    a few per cent off cuts part of an index out of its crop, or all of it.
+    a few per cent off cuts part of an index out of its crop, or all of it (empty unless the
+    photo was drawn with ``in_crop``).
     """
 
     photo: np.ndarray
@@ -236,6 +237,7 @@ def sample_card_photo(
     back_chance: float = 0.03,
     box_error: float = 0.05,
     glyph_variety: float = 0.0,
+    in_crop: bool = False,
 ) -> CardPhoto:
     """Draw one card (perhaps partly covered) into a small degraded photo.
 
@@ -244,6 +246,8 @@ def sample_card_photo(
     face up, whose corners must all read ``none``). ``glyph_variety`` is the chance that the
     deck's rank glyphs are bent and weighted into shapes no font here has (see
     :class:`vision.synth.faces.FaceStyle`); 0 draws exactly what it drew before.
+    ``in_crop``: also measure what of each index shows inside its crop
+    (``CardPhoto.index_in_crop``; only labels that ask for it need the extra work).
     """
     style = style or sample_face_style(rng, held_out=held_out)
     if glyph_variety and rng.random() < glyph_variety:
@@ -340,11 +344,14 @@ def sample_card_photo(
         detected = detected[::-1]
     boxes = corner_index_boxes(card, style, fw, fh)
     visible, visible_max = _index_shown(boxes, cover == 0)
-    in_crop, in_crop_max = _index_shown(
-        boxes, (cover == 0)[None] & _crop_windows(quad, detected, card_to_img, fw, fh))
+    shown_in_crop: tuple[list[float | None], list[float | None]] = ([], [])
+    if in_crop:
+        shown_in_crop = _index_shown(
+            boxes, (cover == 0)[None] & _crop_windows(quad, detected, card_to_img, fw, fh))
     return CardPhoto(photo, quad, detected, card, style, is_back, covered, card_w,
                      tuple(visible), tuple(visible_max), occluder,
-                     float(cover.mean()) / 255.0, tuple(in_crop), tuple(in_crop_max))
+                     float(cover.mean()) / 255.0, tuple(shown_in_crop[0]),
+                     tuple(shown_in_crop[1]))
 
 
 def _index_shown(boxes: list[np.ndarray], shown: np.ndarray
@@ -377,8 +384,7 @@ def _crop_windows(quad: np.ndarray, detected: np.ndarray, card_to_img: np.ndarra
     of that corner (:func:`vision.identity.crops.corner_crops` of the ``detected`` box)."""
     q = canonical_quad(detected)
     start = first_true_corner(quad, detected)
-    unit_to_img = cv2.getPerspectiveTransform(
-        np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32), q.astype(np.float32))
+    unit_to_img = cv2.getPerspectiveTransform(_unit_rect(1, 1), q.astype(np.float32))
     img_to_face = np.linalg.inv(card_to_img.astype(np.float64))
     windows = np.zeros((4, fh, fw), np.uint8)
     for k in range(4):
@@ -419,6 +425,9 @@ def label_crops(sample: CardPhoto, rng: np.random.Generator | None = None, *,
     only (``CardPhoto.index_in_crop``) - without it a crop whose box is off enough to cut the
     index out is still labelled with the card (the shipped corner models were trained so).
     """
+    if in_crop and not sample.index_in_crop:
+        raise ValueError("label_crops(in_crop=True) needs a photo drawn with "
+                         "sample_card_photo(in_crop=True)")
     crops = corner_crops(sample.photo, sample.detected)
     start = first_true_corner(sample.quad, sample.detected)
     least, most = ((sample.index_in_crop, sample.index_in_crop_max) if in_crop
@@ -440,8 +449,8 @@ def sample_crops(rng: np.random.Generator, *, none_keep: float = 1.0, in_crop: b
                  **kwargs: object) -> list[CropSample]:
     """One card photo (:func:`sample_card_photo`, same keyword arguments) as labelled crops
     (``in_crop``: see :func:`label_crops`)."""
-    return label_crops(sample_card_photo(rng, **kwargs), rng,  # type: ignore[arg-type]
-                       none_keep=none_keep, in_crop=in_crop)
+    return label_crops(sample_card_photo(rng, in_crop=in_crop, **kwargs),  # type: ignore[arg-type]
+                       rng, none_keep=none_keep, in_crop=in_crop)
 
 
 def label_whole_card(sample: CardPhoto) -> list[CropSample]:
