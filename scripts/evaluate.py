@@ -39,7 +39,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from vision.detect.detections import Detections  # noqa: E402
-from vision.identity.crops import as_grey  # noqa: E402
+from vision.identity.crops import as_grey, card_size_px  # noqa: E402
 from vision.seats import Seat  # noqa: E402
 
 GAMES = ("bridge", "preferans", "lhombre")
@@ -132,7 +132,7 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str,
         fq = np.array([c.quad for c in reading.cards]).reshape(-1, 4, 2)
         sides = np.linalg.norm(tq[:, 1] - tq[:, 0], axis=1)
         short = float(np.median(sides)) if len(sides) else 1.0
-        widths = np.minimum(sides, np.linalg.norm(tq[:, 2] - tq[:, 1], axis=1))
+        widths = [card_size_px(q)[0] for q in tq]
         size = by_size.setdefault(f"{scene.image.shape[1]}x{scene.image.shape[0]}", Counter())
         photo_faces: Counter[str] = Counter()  # this photo's face-up row cards
         m = match(tq, fq, short)
