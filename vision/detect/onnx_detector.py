@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.detect.axis import AxisClassifier
+from vision.detect.changed_region import ChangedRegionBoxes
 from vision.detect.detections import Detections, xywhr_to_quads
 from vision.detect.obb import (
     Letterbox,
@@ -48,6 +49,9 @@ class CardDetector:
     cloth around them rather than a card (:func:`vision.detect.support.cloth_ghosts`).
     ``split_straddles`` gives back the two cards of a tight row that a box lying between them
     suppressed (:func:`vision.detect.obb.split_straddlers`; with the second look only).
+    ``changed_region`` (a fixed camera's looks, with a model that takes any input size) runs
+    the network only where the picture changed since the last look
+    (:mod:`vision.detect.changed_region`).
     """
 
     def __init__(
@@ -66,6 +70,7 @@ class CardDetector:
         ghost_check: bool = False,
         split_straddles: bool = True,
         spin: bool = True,
+        changed_region: ChangedRegionBoxes | None = None,
     ) -> None:
         if not 0.0 < conf < 1.0:
             raise ValueError(f"conf must be in (0, 1), got {conf}")
@@ -106,6 +111,12 @@ class CardDetector:
         self.fragment_ratio = fragment_ratio
         self.ghost_check = ghost_check
         self.split_straddles = split_straddles
+        if changed_region is not None:
+            if self.stride is None:
+                raise ValueError(f"{path.name} takes a fixed input size: it cannot be run on "
+                                 "the changed part of a frame alone (changed_region)")
+            changed_region.stride = self.stride
+        self.changed_region = changed_region
 
     def infer(self, blob: np.ndarray) -> np.ndarray:
         """The bare network: (1, 3, H, W) float32 -> raw output."""
@@ -115,10 +126,17 @@ class CardDetector:
         """The network input for a BGR image, and how the image was fitted into it."""
         return letterbox_blob(image, self.imgsz, self.stride)
 
+    def _decoded(self, blob: np.ndarray) -> RawBoxes:
+        """The network's boxes above ``conf``, before any suppression."""
+        return decode(self.infer(blob), self.num_classes, self.conf)
+
     def candidates(self, image: np.ndarray, iou: float) -> tuple[RawBoxes, Letterbox]:
         """Boxes above ``conf`` after rotated NMS at ``iou``, in network-input pixels."""
         blob, box = self.prepare(image)
-        raw = decode(self.infer(blob), self.num_classes, self.conf)
+        if self.changed_region is not None:
+            raw = self.changed_region.boxes(blob, self._decoded)
+        else:
+            raw = self._decoded(blob)
         if len(raw.score):
             keep = rotated_nms(raw.xywhr, raw.score, iou, self.max_det)
             raw = RawBoxes(

@@ -57,8 +57,9 @@ class PhotoAnalyzerAdapter:
     """The shipped photo pipeline (``vision.pipeline.PhotoAnalyzer``) as a frame analyser."""
 
     def __init__(self, game: str | None, *, beside_decoder: bool = False,
-                 **options: Any) -> None:
+                 changed_region: bool = True, **options: Any) -> None:
         from vision.detect.axis import AxisClassifier
+        from vision.detect.changed_region import ChangedRegionBoxes
         from vision.detect.onnx_detector import CardDetector
         from vision.pipeline import PhotoAnalyzer
         from vision.table.rows import RowSettings
@@ -81,9 +82,11 @@ class PhotoAnalyzerAdapter:
             # for the cores (the benchmark's 720p video: 0.48-0.54x decoding with two, 0.55-
             # 0.66x with one; each analysis gives the same boxes either way).
             cores: dict[str, Any] = {"threads": 1, "spin": False} if beside_decoder else {}
+            region = (ChangedRegionBoxes() if changed_region and video_model is not None
+                      else None)
             options["detector"] = CardDetector(video_model, axis=axis, fragment_ratio=0.6,
                                                ghost_check=True, split_straddles=False,
-                                               **cores)
+                                               changed_region=region, **cores)
         if options.get("row_settings") is None:
             options["row_settings"] = RowSettings(phantom_certainty=0.3)
         # Face-up boxes fitted to the cards' edges read more faces on photos, but not in these
