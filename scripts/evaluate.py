@@ -133,7 +133,8 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str,
         sides = np.linalg.norm(tq[:, 1] - tq[:, 0], axis=1)
         short = float(np.median(sides)) if len(sides) else 1.0
         widths = [card_size_px(q)[0] for q in tq]
-        size = by_size.setdefault(f"{scene.image.shape[1]}x{scene.image.shape[0]}", Counter())
+        size_name = f"{scene.image.shape[1]}x{scene.image.shape[0]}"
+        size = by_size.setdefault(size_name, Counter())
         photo_faces: Counter[str] = Counter()  # this photo's face-up row cards
         m = match(tq, fq, short)
         st = per_stage.setdefault(truth["stage"], Counter())
@@ -203,7 +204,7 @@ def evaluate_set(analyzers, scenes, *, oracle: TruthDetector | None, label: str,
         stats["extra_rows"] += sum(1 for s in reading.rows if s.name not in true_rows)
         if photo_faces["cards"]:
             faces_per_photo.append({"seed": truth["seed"], "game": truth["game"],
-                                    "size": f"{scene.image.shape[1]}x{scene.image.shape[0]}",
+                                    "size": size_name,
                                     **photo_faces})
         if truth["stage"] == "faceup" and truth.get("tricks"):
             faults = [_trick_faults(report, t) for t in truth["tricks"]]

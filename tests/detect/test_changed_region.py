@@ -102,7 +102,7 @@ def test_a_fixed_size_model_cannot_look_at_part_of_a_frame() -> None:
     from vision.detect.onnx_detector import CardDetector
 
     with pytest.raises(ValueError, match="fixed input size"):
-        CardDetector(model_path("detector"), axis=False, changed_region=ChangedRegionBoxes())
+        CardDetector(model_path("detector"), axis=False, changed_region=True)
 
 
 @pytest.mark.skipif(not model_exists("detector_video"), reason="video detector not installed")
@@ -120,16 +120,16 @@ def test_the_video_detector_finds_the_cards_looking_only_where_a_card_was_laid(s
     cloth = np.median(scene.image[:40, :40].reshape(-1, 3), axis=0)
     cv2.fillPoly(before, [np.round(last["quad"]).astype(np.int32)], cloth.tolist())
 
-    def detector(region: ChangedRegionBoxes | None) -> CardDetector:
+    def detector(region: bool) -> CardDetector:
         return CardDetector(model_path("detector_video"), axis=AxisClassifier(mirror_below=0.0),
                             fragment_ratio=0.6, ghost_check=True, split_straddles=False,
                             changed_region=region)
 
-    looking = detector(ChangedRegionBoxes())
+    looking = detector(True)
     looking.detect(before)
     found = looking.detect(scene.image)
     assert looking.changed_region is not None and looking.changed_region.stats.window == 1
-    reference = detector(None).detect(scene.image)
+    reference = detector(False).detect(scene.image)
 
     def cards_found(detections: object) -> set[int]:
         """The true cards with a box centred within half a card's width of theirs."""

@@ -51,7 +51,7 @@ class CardDetector:
     suppressed (:func:`vision.detect.obb.split_straddlers`; with the second look only).
     ``changed_region`` (a fixed camera's looks, with a model that takes any input size) runs
     the network only where the picture changed since the last look
-    (:mod:`vision.detect.changed_region`).
+    (:class:`vision.detect.changed_region.ChangedRegionBoxes`, kept in ``changed_region``).
     """
 
     def __init__(
@@ -70,7 +70,7 @@ class CardDetector:
         ghost_check: bool = False,
         split_straddles: bool = True,
         spin: bool = True,
-        changed_region: ChangedRegionBoxes | None = None,
+        changed_region: bool = False,
     ) -> None:
         if not 0.0 < conf < 1.0:
             raise ValueError(f"conf must be in (0, 1), got {conf}")
@@ -111,12 +111,11 @@ class CardDetector:
         self.fragment_ratio = fragment_ratio
         self.ghost_check = ghost_check
         self.split_straddles = split_straddles
-        if changed_region is not None:
-            if self.stride is None:
-                raise ValueError(f"{path.name} takes a fixed input size: it cannot be run on "
-                                 "the changed part of a frame alone (changed_region)")
-            changed_region.stride = self.stride
-        self.changed_region = changed_region
+        if changed_region and self.stride is None:
+            raise ValueError(f"{path.name} takes a fixed input size: it cannot be run on the "
+                             "changed part of a frame alone (changed_region)")
+        self.changed_region = (ChangedRegionBoxes(stride=self.stride)
+                               if changed_region and self.stride is not None else None)
 
     def infer(self, blob: np.ndarray) -> np.ndarray:
         """The bare network: (1, 3, H, W) float32 -> raw output."""

@@ -59,7 +59,6 @@ class PhotoAnalyzerAdapter:
     def __init__(self, game: str | None, *, beside_decoder: bool = False,
                  changed_region: bool = True, **options: Any) -> None:
         from vision.detect.axis import AxisClassifier
-        from vision.detect.changed_region import ChangedRegionBoxes
         from vision.detect.onnx_detector import CardDetector
         from vision.pipeline import PhotoAnalyzer
         from vision.table.rows import RowSettings
@@ -82,8 +81,8 @@ class PhotoAnalyzerAdapter:
             # for the cores (the benchmark's 720p video: 0.48-0.54x decoding with two, 0.55-
             # 0.66x with one; each analysis gives the same boxes either way).
             cores: dict[str, Any] = {"threads": 1, "spin": False} if beside_decoder else {}
-            region = (ChangedRegionBoxes() if changed_region and video_model is not None
-                      else None)
+            # only the camera's own detector takes a part of a frame (any input size)
+            region = changed_region and video_model is not None
             options["detector"] = CardDetector(video_model, axis=axis, fragment_ratio=0.6,
                                                ghost_check=True, split_straddles=False,
                                                changed_region=region, **cores)
