@@ -141,3 +141,19 @@ def test_the_video_detector_finds_the_cards_looking_only_where_a_card_was_laid(s
 
     assert last["id"] in cards_found(found)
     assert len(cards_found(found)) >= len(cards_found(reference)) - 1
+
+
+@pytest.mark.skipif(not model_exists("detector_video"), reason="video detector not installed")
+def test_an_unchanged_frame_gives_the_last_looks_cards_again() -> None:
+    from vision.detect.onnx_detector import CardDetector
+    from vision.synth.scene import render_game_scene
+
+    scene = render_game_scene("preferans", "end", 4_244, image_size=(1280, 720))
+    detector = CardDetector(model_path("detector_video"), changed_region=True)
+    first = detector.detect(scene.image)
+    assert not detector.unchanged and len(first) > 10
+    noisy = cv2.add(scene.image, np.full_like(scene.image, 2))  # sensor noise, a little light
+    assert detector.detect(noisy) is first and detector.unchanged
+    changed = scene.image.copy()
+    changed[300:420, 560:720] = (40, 120, 40)  # a hand over the middle
+    assert detector.detect(changed) is not first and not detector.unchanged

@@ -497,3 +497,35 @@ def test_a_reader_with_the_strip_view_is_told_which_later_row_cards_lie_on_each_
                 assert any(c is row[at + 1] for c in above)
             else:
                 assert above == []
+
+
+class StillCameraDetector(TruthDetector):
+    """A fixed camera's detector (``changed_region``) that says whether its last look saw
+    nothing change, as :class:`vision.detect.onnx_detector.CardDetector` does."""
+
+    changed_region = object()
+
+    def __init__(self, truth: dict) -> None:
+        super().__init__(truth)
+        self.unchanged = False
+
+
+def test_a_fixed_cameras_unchanged_frame_gives_the_last_reading_again():
+    image, truth = _sample("bridge_faceup_1")
+    detector, fake = StillCameraDetector(truth), FakeIdentity()
+    analyzer = PhotoAnalyzer(game="bridge", detector=detector, identity_reader=fake)
+    first = analyzer.read(image, table_centre=(640.0, 360.0))
+    detector.unchanged = True
+    again = analyzer.read(image, table_centre=(641.0, 361.0))
+    assert fake.calls == 1  # no face read again
+    assert [(c.seat, c.row_position, c.orientation, c.card) for c in again.cards] == \
+        [(c.seat, c.row_position, c.orientation, c.card) for c in first.cards]
+    again.cards[0].card = None  # a copy: what a caller does to it stays with it
+    assert analyzer.read(image, table_centre=(640.0, 360.0)).cards[0].card == first.cards[0].card
+    # the table centre moved on: the trick in progress is placed again
+    analyzer.read(image, table_centre=(700.0, 360.0))
+    assert fake.calls == 2
+    # something changed: read again
+    detector.unchanged = False
+    analyzer.read(image, table_centre=(700.0, 360.0))
+    assert fake.calls == 3

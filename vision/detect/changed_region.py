@@ -9,6 +9,8 @@ are taken from the window; all others are carried over. A look at a frame where 
 table changed, every ``refresh_every``-th look, and a change of input size run on the whole
 input, so a box carried over is never older than that.
 
+A look where no square changed runs nothing: the detector then gives its last look's cards
+again, and the photo pipeline its last reading (:meth:`vision.pipeline.PhotoAnalyzer.read`).
 Photos have no previous look: only the video path uses this.
 """
 
@@ -68,6 +70,9 @@ class ChangedRegionBoxes:
         self._cells: np.ndarray | None = None
         self._boxes: RawBoxes | None = None
         self._looks_since_whole = 0
+        #: how the last look ran: "whole", "window" or "unchanged" (nothing changed since
+        #: the look before it; "" before the first)
+        self.last = ""
 
     def boxes(self, blob: np.ndarray, run: RunNetwork) -> RawBoxes:
         """The boxes of ``blob`` (1, 3, H, W), running ``run`` on as little of it as serves."""
@@ -79,6 +84,7 @@ class ChangedRegionBoxes:
         changed = np.abs(cells - last) > self.threshold
         if not changed.any():
             self.stats.unchanged += 1
+            self.last = "unchanged"
             self._looks_since_whole += 1
             return self._boxes
         height, width = blob.shape[2:]
@@ -110,6 +116,7 @@ class ChangedRegionBoxes:
         self._looks_since_whole += 1
         self.stats.window += 1
         self.stats.window_share += share
+        self.last = "window"
         return merged
 
     def _whole(self, blob: np.ndarray, cells: np.ndarray, run: RunNetwork) -> RawBoxes:
@@ -117,6 +124,7 @@ class ChangedRegionBoxes:
         self._cells = cells
         self._looks_since_whole = 0
         self.stats.whole += 1
+        self.last = "whole"
         return self._boxes
 
     def _window(self, lo: int, hi: int, size: int) -> tuple[int, int]:

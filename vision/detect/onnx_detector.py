@@ -51,7 +51,8 @@ class CardDetector:
     suppressed (:func:`vision.detect.obb.split_straddlers`; with the second look only).
     ``changed_region`` (a fixed camera's looks, with a model that takes any input size) runs
     the network only where the picture changed since the last look
-    (:class:`vision.detect.changed_region.ChangedRegionBoxes`, kept in ``changed_region``).
+    (:class:`vision.detect.changed_region.ChangedRegionBoxes`, kept in ``changed_region``);
+    a look that finds nothing changed gives the last look's detections again (``unchanged``).
     """
 
     def __init__(
@@ -116,6 +117,7 @@ class CardDetector:
                              "changed part of a frame alone (changed_region)")
         self.changed_region = (ChangedRegionBoxes(stride=self.stride)
                                if changed_region and self.stride is not None else None)
+        self._last_found: Detections | None = None
 
     def infer(self, blob: np.ndarray) -> np.ndarray:
         """The bare network: (1, 3, H, W) float32 -> raw output."""
@@ -152,12 +154,27 @@ class CardDetector:
         full-size decode when face-up cards are among them) beside the rest of the detection.
         """
         image = _as_bgr(image)
+        raw, box = self.candidates(image, self.iou if self.axis is None else self.candidate_iou)
+        if on_candidates is not None:
+            on_candidates(raw)
+        if self.unchanged and self._last_found is not None:
+            return self._last_found  # nothing changed since the last look: its cards
+        found = self._cards(image, raw, box)
+        if self.changed_region is not None:
+            self._last_found = found
+        return found
+
+    @property
+    def unchanged(self) -> bool:
+        """Whether the last :meth:`detect` saw nothing change since the look before it (only
+        with ``changed_region``); it then gave that look's detections again, the same object."""
+        return self.changed_region is not None and self.changed_region.last == "unchanged"
+
+    def _cards(self, image: np.ndarray, raw: RawBoxes, box: Letterbox) -> Detections:
+        """The network's boxes turned into cards: the second look, suppression, filters."""
+        if len(raw.score) == 0:
+            return Detections.empty()
         if self.axis is None:
-            raw, box = self.candidates(image, self.iou)
-            if on_candidates is not None:
-                on_candidates(raw)
-            if len(raw.score) == 0:
-                return Detections.empty()
             keep = centre_suppression(raw.xywhr, raw.score)
             if self.fragment_ratio:
                 keep = keep[fragment_suppression(raw.xywhr[keep], self.fragment_ratio)]
@@ -165,11 +182,6 @@ class CardDetector:
             data = {"class_scores": raw.class_scores[keep]}
             class_id = raw.class_id[keep]
         else:
-            raw, box = self.candidates(image, self.candidate_iou)
-            if on_candidates is not None:
-                on_candidates(raw)
-            if len(raw.score) == 0:
-                return Detections.empty()
             xywhr = box.xywhr_to_image(raw.xywhr)
             look = self.axis.classify(image, xywhr)
             score = np.sqrt(raw.score * look.p_card)
