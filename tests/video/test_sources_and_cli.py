@@ -154,8 +154,9 @@ def test_unknown_options_are_clear_errors(lhombre_game, tmp_path, capsys):  # ty
         open_source(7)
 
 
-def test_gate_still_table_costs_almost_nothing():
-    gate = ChangeGate(settle_s=0.2, keepalive_s=2.0, max_blind_s=0.5)
+@pytest.mark.parametrize("fast_shrink", [False, True])
+def test_gate_still_table_costs_almost_nothing(fast_shrink):  # type: ignore[no-untyped-def]
+    gate = ChangeGate(settle_s=0.2, keepalive_s=2.0, max_blind_s=0.5, fast_shrink=fast_shrink)
     rng = np.random.default_rng(0)
     base = np.full((360, 640, 3), 90, np.uint8)
     decisions = []
