@@ -152,7 +152,7 @@ def test_an_unchanged_frame_gives_the_last_looks_cards_again() -> None:
     detector = CardDetector(model_path("detector_video"), changed_region=True)
     first = detector.detect(scene.image)
     assert not detector.unchanged and len(first) > 10
-    noisy = cv2.add(scene.image, np.full_like(scene.image, 2))  # a little more light: no square changes
+    noisy = cv2.add(scene.image, np.full_like(scene.image, 2))  # more light, no square
     assert detector.detect(noisy) is first and detector.unchanged
     changed = scene.image.copy()
     changed[300:420, 560:720] = (40, 120, 40)  # a hand over the middle
