@@ -26,6 +26,7 @@ import numpy as np
 from vision.cards import BRIDGE_DECK, Card
 from vision.errors import TrickvisionError
 from vision.identity.crops import GREY_MODEL_NOTE, GREYSCALE_NOTE
+from vision.identity.deck_inks import DeckInks
 from vision.models import model_exists, model_path
 from vision.record import Observation, Orientation
 from vision.seats import Seat
@@ -115,10 +116,14 @@ class PhotoAnalyzerAdapter:
         self.centre = FixedTableCentre(self.inner.frame)
         self.warned_greyscale = False
         self.turned = TurnedCamera(self.inner.frame.south)
+        # the deck's ink per suit, learnt over the session: names the suit of a pip card
+        # read in one whose ink it does not have (a four-colour deck's blue diamonds)
+        self.inks = DeckInks()
 
     def analyse(self, image: np.ndarray, t: float, pos: float | None) -> TableReading:
         centre = self.centre.value((int(image.shape[1]), int(image.shape[0])))
         reading = self.inner.read(image, table_centre=centre)
+        self.inks.check(image, reading)
         self.centre.update(reading)
         grey = [n for n in reading.notes if n in (GREYSCALE_NOTE, GREY_MODEL_NOTE)]
         if grey and not self.warned_greyscale:
