@@ -43,6 +43,9 @@ def test_the_print_of_a_face_gives_its_ink() -> None:
     blue, green = (face_ink(image, c.quad) for c in reading.cards)
     assert blue is not None and green is not None
     assert int(np.argmax(blue)) == 0 and int(np.argmax(green)) == 1  # B, G
+    flat = np.array([[10, 10], [40, 10], [40, 10], [10, 10]], float)
+    assert face_ink(image, flat) is None
+    assert face_ink(np.full_like(image, 200), reading.cards[0].quad) is None  # no print
 
 
 def test_a_blue_diamond_read_as_a_club_is_named_a_diamond_in_a_four_colour_deck() -> None:

@@ -53,8 +53,11 @@ def face_ink(image: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     or None when too little print shows."""
     w, h = FACE_SIZE
     target = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
-    warp = cv2.getPerspectiveTransform(np.asarray(quad, np.float32).reshape(4, 2), target)
-    face = cv2.warpPerspective(image, warp, FACE_SIZE, flags=cv2.INTER_LINEAR)
+    try:
+        warp = cv2.getPerspectiveTransform(np.asarray(quad, np.float32).reshape(4, 2), target)
+        face = cv2.warpPerspective(image, warp, FACE_SIZE, flags=cv2.INTER_LINEAR)
+    except cv2.error:  # a box squeezed to a line has no face to measure
+        return None
     face = face[3:-3, 3:-3].reshape(-1, 3).astype(np.float32)  # off the card's edge
     light = face.mean(axis=1)
     paper = face[light >= np.percentile(light, 70)].mean(axis=0) + 1.0
