@@ -34,9 +34,9 @@ MAX_SAMPLES = 40
 MIN_DISTANCE = 0.08
 #: An ink is of a colour when its strongest channel leads the next by this much
 #: (chromaticity, the channels summing to 3), grey when by less than GREY_MARGIN: the
-#: learnt inks of the seventh session's four-colour decks lead by 0.11-0.29 (clubs green,
-#: diamonds blue, hearts red) and their spades by 0.05-0.08; a two-colour deck's diamonds
-#: and hearts are both red, its clubs and spades both grey.
+#: learnt inks of the seventh session's two four-colour decks lead by 0.11-0.16 (clubs,
+#: green), 0.14-0.25 (diamonds, blue), 0.31-0.61 (hearts, red) and their spades by 0.05-0.08;
+#: a two-colour deck's diamonds and hearts are both red, its clubs and spades both grey.
 HUE_MARGIN = 0.1
 GREY_MARGIN = 0.09
 #: The face is cut to this size (short side, long side) to measure it.
