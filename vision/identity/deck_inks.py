@@ -3,7 +3,7 @@
 A four-colour deck prints each suit in its own ink - hearts red, diamonds blue, clubs green,
 spades black. In a fixed camera's frames (cards of 30 x 50 px at 960 x 540) the index is a few
 pixels and the reader takes these blue diamonds for clubs or spades: on the 48 offline videos
-of the seventh session's sets, 17 of 36 cards wrong or unread were diamonds of two such decks.
+of the seventh session's sets, 17 of 34 cards wrong or unread were diamonds of two such decks.
 Their pips, though, show their ink plainly: the median colour of a pip card's print against
 its paper lies tight for each suit (blue, green, red, grey), and far apart between suits.
 
