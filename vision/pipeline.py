@@ -611,7 +611,7 @@ def _near(a: np.ndarray | None, b: np.ndarray | None, tolerance: float) -> bool:
     """Both None, or both points within ``tolerance`` of each other in x and y."""
     if a is None or b is None:
         return a is None and b is None
-    return a.shape == b.shape and bool(np.all(np.abs(a - b) <= tolerance))
+    return a.shape == b.shape and np.allclose(a, b, rtol=0.0, atol=tolerance)
 
 
 def _jpeg_size(buffer: np.ndarray) -> tuple[int, int] | None:

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from collections import deque
 
-import cv2
 import numpy as np
 
 from vision.cards import Card, Rank, Suit
+from vision.identity.crops import whole_card_crop
 from vision.table.reading import TableReading
 
 #: A face read at least this surely teaches its suit's ink.
@@ -39,8 +39,8 @@ MIN_DISTANCE = 0.08
 #: a two-colour deck's diamonds and hearts are both red, its clubs and spades both grey.
 HUE_MARGIN = 0.1
 GREY_MARGIN = 0.09
-#: The face is cut to this size (short side, long side) to measure it.
-FACE_SIZE = (40, 64)
+#: The face is cut to a square crop of this side to measure it (:func:`whole_card_crop`).
+FACE_SIZE = 64
 #: Print is what is this much darker than the paper (grey levels), at least MIN_PRINT pixels.
 PRINT_CONTRAST = 40.0
 MIN_PRINT = 8
@@ -51,13 +51,7 @@ PIP_RANKS = frozenset(r for r in Rank if r not in (Rank.JACK, Rank.QUEEN, Rank.K
 def face_ink(image: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     """The chromaticity (B, G, R summing to 3) of a face-up card's print against its paper,
     or None when too little print shows."""
-    w, h = FACE_SIZE
-    target = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
-    try:
-        warp = cv2.getPerspectiveTransform(np.asarray(quad, np.float32).reshape(4, 2), target)
-        face = cv2.warpPerspective(image, warp, FACE_SIZE, flags=cv2.INTER_LINEAR)
-    except cv2.error:  # a box squeezed to a line has no face to measure
-        return None
+    face = whole_card_crop(image, np.asarray(quad, np.float64), FACE_SIZE)
     face = face[3:-3, 3:-3].reshape(-1, 3).astype(np.float32)  # off the card's edge
     light = face.mean(axis=1)
     paper = face[light >= np.percentile(light, 70)].mean(axis=0) + 1.0
@@ -104,19 +98,19 @@ class DeckInks:
     def _suit_of(self, ink: np.ndarray, read: Suit) -> Suit | None:
         """The one other suit whose learnt ink's colour this face's is, where the read
         suit's ink is of another colour."""
-        own = self.ink(read)
+        learnt = {suit: self.ink(suit) for suit in Suit}
+        known = {suit: v for suit, v in learnt.items() if v is not None}
+        if len(known) < len(learnt):
+            return None  # the deck is not known yet: its other red suit may be the one
+        own = known[read]
         colour = colour_name(ink)
         # a face's print measured grey may be a coloured one faintly printed or blurred: only
         # a plain colour renames it
-        if own is None or colour in (None, "grey") or colour_name(own) == colour:
+        if colour in (None, "grey") or colour_name(own) == colour:
             return None
         if float(np.linalg.norm(ink - own)) < MIN_DISTANCE:
             return None
-        learnt = {suit: self.ink(suit) for suit in Suit}
-        if any(v is None for v in learnt.values()):
-            return None  # the deck is not known yet: its other red suit may be the one
-        alike = [suit for suit, v in learnt.items()
-                 if suit is not read and v is not None and colour_name(v) == colour]
+        alike = [suit for suit, v in known.items() if suit is not read and colour_name(v) == colour]
         return alike[0] if len(alike) == 1 else None
 
 
