@@ -577,7 +577,8 @@ def cards_lying_alone(face_up: list[SeenCard], cards: list[SeenCard], scale: int
                  touch: float = 0.03) -> np.ndarray:
     """(n,) bool: the face-up cards whose whole face shows - no other card overlaps them by
     more than ``touch`` of their area, except earlier cards of their own row, which lie
-    under them (so the last card of a face-up row counts). Pips and picture can be read."""
+    under them (so the last card of a face-up row counts), and the cards of a player's row
+    under his card of the trick in progress. Pips and picture can be read."""
     import cv2
 
     polys = [np.asarray(c.quad, np.float32) / scale for c in cards]
@@ -602,9 +603,11 @@ def cards_lying_alone(face_up: list[SeenCard], cards: list[SeenCard], scale: int
 
 
 def _lies_under(a: SeenCard, b: SeenCard) -> bool:
-    """``a`` is an earlier card of ``b``'s row: the later cards of a row lie on the earlier."""
+    """``a`` is an earlier card of ``b``'s row (the later cards of a row lie on the earlier),
+    or ``b`` is that player's card of the trick in progress, laid after his row - close to
+    it, over its near edge (:meth:`vision.table.rows.RowReader._lift_laid_faces`)."""
     return (a.seat is not None and a.seat == b.seat and a.row_position is not None
-            and b.row_position is not None and a.row_position < b.row_position)
+            and (b.row_position is None or a.row_position < b.row_position))
 
 
 def _near(a: np.ndarray | None, b: np.ndarray | None, tolerance: float) -> bool:

@@ -459,6 +459,15 @@ def test_cardscards_lying_alone_are_those_no_other_card_overlaps() -> None:
     for pos, c in enumerate((row_a, row_b), start=1):
         c.seat, c.row_position = Seat.S, pos
     assert cards_lying_alone(face_up, cards).tolist() == [True, False, True, False, True]
+    # a player's card of the trick laid over the near edge of his face-down row lies on it
+    row_card = card(300, 100, face_up=False)
+    laid = card(300, 50)
+    row_card.seat, row_card.row_position = Seat.N, 4
+    assert cards_lying_alone([laid], [row_card, laid]).tolist() == [False]
+    laid.seat = Seat.N
+    assert cards_lying_alone([laid], [row_card, laid]).tolist() == [True]
+    laid.seat = Seat.E  # another player's row card covers it
+    assert cards_lying_alone([laid], [row_card, laid]).tolist() == [False]
 
 
 class OnTopRecordingIdentity(ShapeRecordingIdentity):

@@ -201,6 +201,22 @@ def test_three_handed_table_and_current_trick():
     assert reading.current_trick[Seat.W].row_position is None
 
 
+def test_a_card_laid_onto_the_near_edge_of_its_players_row_is_his_card_of_the_trick():
+    # S lays his card just in front of his face-down row, over the near edge of its last
+    # card: the overlap chains it into the row, yet it is his card of the trick in progress
+    patterns = {Seat.N: "WLLWWL", Seat.E: "LWWLLW", Seat.S: "WLLWWL", Seat.W: "LWWLLW"}
+    quads, truth = make_table(patterns)
+    last_s = make_row(Seat.S, patterns[Seat.S])[-1]
+    laid = card_quad(last_s.mean(axis=0) - [0.0, 60.0], np.array([0.0, 1.0]))
+    all_quads = np.concatenate([quads, [laid]])
+    face_up = np.array([False] * len(quads) + [True])
+    reading = RowReader().read(all_quads, face_up, np.ones(len(all_quads)))
+    assert rows_as_text(reading) == patterns
+    assert set(reading.current_trick) == {Seat.S}
+    assert reading.current_trick[Seat.S] is reading.cards[-1]
+    assert reading.cards[-1].row_position is None
+
+
 def test_a_side_row_of_a_three_handed_table_is_a_row_when_the_others_begin_far_left():
     """Preferans early in a deal, North, South and West playing: each row begins at its
     player's left, so South's lies left of the table's middle and North's right of it. Taken

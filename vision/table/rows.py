@@ -296,6 +296,7 @@ class RowReader:
         if known_centre:
             pieces, piece_seat = self._set_aside_played(geo, pieces, piece_seat, face_up,
                                                         long_, loose)
+        pieces, piece_seat = self._lift_laid_faces(geo, pieces, piece_seat, face_up, long_)
         if loose:
             reading.notes.append(
                 f"{len(loose)} card(s) lie outside the rows (a pile such as the talon, an "
@@ -422,6 +423,42 @@ class RowReader:
             return
         for i in order:
             cards[i].face_up = True
+
+    def _lift_laid_faces(
+        self, geo: CardGeometry, pieces: list[list[int]], piece_seat: list[Seat],
+        face_up: np.ndarray, long_: float,
+    ) -> tuple[list[list[int]], list[Seat]]:
+        """Face-up cards chained into a face-down row that lie well off its line toward the
+        table's middle, each made a piece of its own (judged then as any lone face-up card).
+
+        A player lays his card of the trick just in front of his row; laid close, it
+        overlaps the row's near edge and the overlap chains it into the row, where it was
+        neither a row card nor his card of the trick (the fixed camera's tuning videos:
+        six plays of S in three deals never read, the row counted again without them). A
+        box across that face and the row card beneath lies nearer the row: the farthest
+        face comes first, and the row reader keeps one face per player.
+        """
+        out_pieces: list[list[int]] = []
+        out_seats: list[Seat] = []
+        for p, seat in zip(pieces, piece_seat, strict=True):
+            down = [i for i in p if not face_up[i]]
+            up = [i for i in p if face_up[i]]
+            off: list[int] = []
+            if up and len(down) >= 2 and len(down) > len(up):
+                mid, normal = self._row_line(geo, down, seat)
+                depth = {i: float((geo.centers[i] - mid) @ normal) for i in up}
+                off = sorted((i for i in up if depth[i] < -self.settings.trick_margin * long_),
+                             key=lambda i: depth[i])
+            if not off:
+                out_pieces.append(p)
+                out_seats.append(seat)
+                continue
+            out_pieces.append([i for i in p if i not in off])
+            out_seats.append(seat)
+            for i in off:
+                out_pieces.append([i])
+                out_seats.append(seat)
+        return out_pieces, out_seats
 
     def _set_aside_played(
         self, geo: CardGeometry, pieces: list[list[int]], piece_seat: list[Seat],
