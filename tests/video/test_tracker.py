@@ -1528,6 +1528,36 @@ def test_a_face_read_as_its_twin_that_he_plays_later_unread_is_named_back():
     assert E in last[1].deduced and E in last[6].deduced
 
 
+def test_a_face_read_as_a_card_he_plays_later_is_that_other_card_it_was_read_as_once():
+    """Preferans: one player's face of trick 2 is read as the card he plays in trick 7 in
+    every look but its first, which read it right. His card of trick 7, read right every
+    time, is then taken for a card gone before and left unread. At the deal's end the
+    readings kept apart settle it: trick 7's face is that card, and trick 2's the card it
+    was read as once, which nobody else was taken for - every trick right (held-out
+    preferans 11005: N's CQ read SQ four times and CQ once, his SQ of trick 7 unread)."""
+    script = make_script("preferans", 7, n_tricks=10, hover=False)
+    plays = [dict(tr.plays) for tr in script.deal.tricks]
+    seat = script.deal.seats[0]
+    misread = plays[6][seat]
+    tracker = _tracker(script, 5.0)
+    out, looks = [], 0
+    for t, r in script_readings(script, 5.0):
+        sc = r.current_trick.get(seat)
+        if sc is not None and len(r.rows.get(seat, [])) + 1 == 2 and sc.card is not None:
+            looks += 1
+            if looks > 1:
+                sc.card = misread
+        out += tracker.update(r, t)
+    assert looks >= 3
+    first = {}
+    for e in out:
+        if isinstance(e, TrickComplete):
+            first.setdefault(e.number, e)
+    assert dict(first[2].cards)[seat] == misread  # read as the later card at first
+    last = {e.number: e for e in out if isinstance(e, TrickComplete)}
+    assert {k: dict(e.cards) for k, e in last.items()} == dict(enumerate(plays, 1))
+
+
 def test_a_trick_whose_winner_the_deals_end_changes_leads_the_next_again():
     """Diamonds are trumps. E's H8 of trick 10 is read as the D8 in every look - a trump, so
     the rules give him trick 10 and with it the lead of 11, though W's card of trick 11 was

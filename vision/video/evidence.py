@@ -88,6 +88,9 @@ class Evidence:
     misses: int = 0  # fresh readings that should have shown it and did not
     soft: SoftVotes = field(default_factory=SoftVotes)
     latest: Card | None = None  # the card the latest reading named
+    #: cards this face was read as that another play of the deal was already taken for (one
+    #: deck: those readings name no card here, but may prove that play misread)
+    blocked: Counter = field(default_factory=Counter)
 
     def see(self, t: float, vote: object = UNSET, *, fresh: bool = True) -> None:
         """One more sighting at ``t``; only a fresh reading counts toward ``n`` (a frame the
@@ -128,6 +131,7 @@ class Play:
     from_row: bool = False  # known only from his row: never seen face up
     soft: SoftVotes = field(default_factory=SoftVotes)
     latest: Card | None = None  # the card the latest reading named
+    blocked: Counter = field(default_factory=Counter)  # see Evidence.blocked
 
 
 def agrees(known: list[Orientation], read: list[Orientation]) -> bool:

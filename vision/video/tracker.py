@@ -133,6 +133,10 @@ _OUTREAD_FACTOR = 2
 #: no sign of a face misread) is not counted, and 3 unread faces are tried: over 181 recorded
 #: videos cards named 10 -> 14, all right (bridge 9402: 3 faces never read, 4 rows misread).
 _DEDUCE_MAX_UNREAD = 3
+#: A face left unread because it read as a card another play was taken for is that card
+#: when read so at least this often, and that play was also read as a card nobody played
+#: (:meth:`TableTracker._settle_blocked_readings`).
+_BLOCKED_MIN_READS = 2
 _DEDUCE_MAX_MISFITS = 2
 
 
@@ -643,7 +647,8 @@ class TableTracker:
             self._lay(seat, pos, card if isinstance(card, Card) else None, t_play, out,
                       votes=ev.votes if ev is not None else None, from_row=ev is None,
                       soft=ev.soft if ev is not None else None,
-                      latest=ev.latest if ev is not None else None)
+                      latest=ev.latest if ev is not None else None,
+                      blocked=ev.blocked if ev is not None else None)
         else:
             ev = self._face_ev.get(seat)
             play = tr.plays[seat]
@@ -770,11 +775,14 @@ class TableTracker:
                 # next card before turning his last one) - not his next card
                 last.last_face = t
                 return
+        blocked: Card | None = None
         if card is not None and self._played_before(seat, card, played) and \
                 not self._outreads_other_play(seat, card, played, t, out):
             if not self._new_face_misread(seat, card, played):
                 return  # a misreading, or a played card seen in passing: not a new play
-            card = None  # his next card, read as one gone before: a face left unread
+            # his next card, read as one gone before: a face left unread (the reading is
+            # kept apart, for the end of the deal: _settle_blocked_readings)
+            blocked, card = card, None
         if card is not None and played > self.row_len[seat] and \
                 self.tricks[played].plays[seat].card == card:
             return
@@ -782,11 +790,15 @@ class TableTracker:
         if ev is None:
             self._face_ev[seat] = ev = Evidence(first_t=t, last_t=t, votes=Counter([card]),
                                                  latest=card)
+            if blocked is not None:
+                ev.blocked[blocked] += 1
             self._note_glimpse(seat, card, t)
             self._soft_vote(ev.soft, card, candidates)
             return
         if self._fresh:
             ev.see(t, card)
+            if blocked is not None:
+                ev.blocked[blocked] += 1
             self._soft_vote(ev.soft, card, candidates)
         else:
             ev.see(t, fresh=False)
@@ -832,7 +844,7 @@ class TableTracker:
             self._lay_glimpsed(k, out, only=seat)
             k += 1
         self._lay(seat, k, card, ev.first_t, out, votes=ev.votes, soft=ev.soft,
-                  latest=ev.latest)
+                  latest=ev.latest, blocked=ev.blocked)
 
     def _upcoming(self, seat: Seat, played: int) -> int:
         """The trick ``seat``'s next card goes to: after his last play (to trick ``played``)
@@ -882,9 +894,11 @@ class TableTracker:
             if card is not None and self._played_before(seat, card, self.plays_of(seat)):
                 continue
             ev = self._face_ev.get(seat)
+            blocked = None
             if ev is not None and ev.first_t <= t:
                 del self._face_ev[seat]  # that same sighting
-            self._lay(seat, k, card, t, out)
+                blocked = ev.blocked
+            self._lay(seat, k, card, t, out, blocked=blocked)
             if seat in tr.plays:
                 tr.plays[seat].last_seen = max(tr.plays[seat].last_seen, t)
 
@@ -1061,7 +1075,7 @@ class TableTracker:
         tr = self.tricks[k]
         known = Counter({c: n for c, n in ev.votes.items() if c is not None})
         tr.plays[seat] = Play(card=card, t=ev.first_t, votes=known, last_seen=t, soft=ev.soft,
-                               latest=ev.latest)
+                               latest=ev.latest, blocked=Counter(ev.blocked))
         tr.turned.pop(seat, None)
         self.row_len[seat] = k - 1
         self._emit(("laid", k, seat, "face"), CardLaid(t=ev.first_t, deal=self.deal, seat=seat,
@@ -1071,7 +1085,8 @@ class TableTracker:
 
     def _lay(self, seat: Seat, k: int, card: Card | None, t: float, out: list[Event],
              votes: Counter | None = None, from_row: bool = False,
-             soft: SoftVotes | None = None, latest: Card | None = None) -> None:
+             soft: SoftVotes | None = None, latest: Card | None = None,
+             blocked: Counter | None = None) -> None:
         if (self.seats is not None and seat not in self.seats) or k > self.game.hand_size:
             return  # not at this table, or a play after the last trick: a card seen again
         tr = self._trick(k)
@@ -1079,7 +1094,8 @@ class TableTracker:
             return
         known = Counter({c: n for c, n in (votes or Counter([card])).items() if c is not None})
         tr.plays[seat] = Play(card=card, t=t, votes=known, from_row=from_row,
-                               soft=soft if soft is not None else SoftVotes(), latest=latest)
+                               soft=soft if soft is not None else SoftVotes(), latest=latest,
+                               blocked=Counter(blocked or ()))
         if self.seats is None and len(tr.plays) >= self.game.n_players and k == 1:
             self.seats = tuple(sorted(tr.plays))
         self._emit(("laid", k, seat), CardLaid(t=t, deal=self.deal, seat=seat, card=card,
@@ -1842,6 +1858,7 @@ class TableTracker:
                 tr.leader is None for tr in done):
             return
         self._deduced = True
+        self._settle_blocked_readings(done, out)
         self._settle_twins(done, out)
         self._name_from_the_deal(done, out)
         self._name_the_one_unseen(done, out)
@@ -1888,6 +1905,39 @@ class TableTracker:
             tr.winner_source = "rules" if settled.evidence == "cards" else "rows"
             self._report_trick(tr, ("complete", tr.number, "deal", tuple(cards), tr.winner),
                                max(p.t for p in tr.plays.values()), order, cards, out)
+
+    def _settle_blocked_readings(self, done: list[TrickState], out: list[Event]) -> None:
+        """One deck, settled once the deal is in. A face left unread because it was read as
+        a card another play of the deal had been taken for (at least
+        :data:`_BLOCKED_MIN_READS` such readings, :attr:`Play.blocked`) is that card after
+        all, where that other play was also read as a card no play of the deal was taken
+        for: that play is its other card. (Preferans 11005: N's CQ read SQ four times and CQ
+        once; his SQ, five tricks later, read SQ twice and so left unread.)"""
+        named = {c for tr in done for s in tr.plays if (c := self._card_of(tr, s)) is not None}
+        for tr in done:
+            for seat, play in tr.plays.items():
+                if not play.blocked or self._card_of(tr, seat) is not None:
+                    continue
+                card, n = play.blocked.most_common(1)[0]
+                holders = [(old, q) for old in done for q in old.plays.values()
+                           if q is not play and majority(q) == card]
+                if n < _BLOCKED_MIN_READS or len(holders) != 1:
+                    continue
+                old, holder = holders[0]
+                other = other_card(holder, card)
+                if other is None or other in named or not self.game.in_deck(other):
+                    continue
+                take_as(holder, card, other)
+                play.votes[card] += n
+                play.card = play.latest = card
+                named.add(other)
+                for changed in sorted((old, tr), key=lambda x: x.number):
+                    self._recomplete(changed, out)
+                self._withdraw_revokes_undone(
+                    f"{seat}'s card of trick {tr.number} was {card}, and the card read as it "
+                    f"in trick {old.number} {other}", out)
+                for s in {seat, *(s for s, q in old.plays.items() if q is holder)}:
+                    self._check_revokes(s, self.last_t, out)
 
     def _name_the_one_unseen(self, done: list[TrickState], out: list[Event]) -> None:
         """Where the deal uses the whole deck (bridge) and every card but one was read, each
