@@ -1558,6 +1558,39 @@ def test_a_face_read_as_a_card_he_plays_later_is_that_other_card_it_was_read_as_
     assert {k: dict(e.cards) for k, e in last.items()} == dict(enumerate(plays, 1))
 
 
+def test_a_face_read_mostly_as_a_card_he_plays_later_unseen_is_named_back():
+    """Bridge: N's S2, following the spade led to trick 2, is read as D3 - his card of trick
+    5 - in most looks and as S2 in the first; his D3, following the diamond led to trick 5,
+    is never seen face up. The one card nobody was seen to play, S2, put in trick 5 would
+    make a revoke; read as S2 once, his face of trick 2 may be it - the rules place both
+    (held-out bridge 11106: S's S2 of trick 7 read H2 four times and S2 twice, his H2 of
+    trick 8 unseen; S2 went to trick 8 as a false revoke). Where both cards follow the same
+    suit the rules cannot tell them apart, and the readings stand."""
+    script = make_script("bridge", 41, n_tricks=13, hover=False)
+    plays = [dict(tr.plays) for tr in script.deal.tricks]
+    seat = N
+    assert (str(plays[1][seat]), str(plays[4][seat])) == ("S2", "D3")
+    tracker = _tracker(script, 5.0)
+    out, looks = [], 0
+    for t, r in script_readings(script, 5.0):
+        sc = r.current_trick.get(seat)
+        trick = len(r.rows.get(seat, [])) + 1
+        if sc is not None and trick == 2 and sc.card is not None:
+            looks += 1
+            if looks > 1:
+                sc.card = plays[4][seat]
+        elif sc is not None and trick == 5:
+            sc.card, sc.card_confidence = None, 0.0
+        out += tracker.update(r, t)
+    assert looks >= 3
+    last = {e.number: e for e in out if isinstance(e, TrickComplete)}
+    assert {k: dict(e.cards) for k, e in last.items()} == dict(enumerate(plays, 1))
+    raised = {(a.seat, a.trick) for a in out if isinstance(a, Alert) and a.alert == "revoke"}
+    withdrawn = {(a.seat, a.trick) for a in out
+                 if isinstance(a, AlertWithdrawn) and a.alert == "revoke"}
+    assert raised == withdrawn
+
+
 def test_a_trick_whose_winner_the_deals_end_changes_leads_the_next_again():
     """Diamonds are trumps. E's H8 of trick 10 is read as the D8 in every look - a trump, so
     the rules give him trick 10 and with it the lead of 11, though W's card of trick 11 was

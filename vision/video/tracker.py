@@ -1966,7 +1966,7 @@ class TableTracker:
         if not 0 < unread <= _DEDUCE_MAX_UNREAD:
             return
         read = {s: list(col) for s, col in cards.items()}
-        for seat, i in self._twin_suspects(cards):
+        for seat, i in [*self._twin_suspects(cards), *self._other_reading_suspects(done, cards)]:
             cards[seat][i] = None  # it or its twin, never seen, lies here: the rules say
         agreed: list[frozenset[Seat] | None] = []
         for i, tr in enumerate(done):
@@ -2048,6 +2048,21 @@ class TableTracker:
         seen = {c for col in cards.values() for c in col if c is not None}
         return [(seat, i) for seat, col in cards.items() for i, c in enumerate(col)
                 if c is not None and c.twin in self.game.deck and c.twin not in seen]
+
+    def _other_reading_suspects(self, done: list[TrickState],
+                                cards: dict[Seat, list[Card | None]]) -> list[tuple[Seat, int]]:
+        """Where the deal uses the whole deck: the places whose face was also read as a card
+        nobody was seen to play - that card may lie there, and the card taken for it in
+        another place left unread. (Bridge 11106: S's S2 of trick 7 read H2 four times and S2
+        twice, his H2 of trick 8 never seen; S2, the one card not seen, was put in trick 8 as
+        a revoke.)"""
+        if len(self.game.deck) != self.game.hand_size * len(self.seats or ()):
+            return []
+        seen = {c for col in cards.values() for c in col if c is not None}
+        return [(seat, i) for i, tr in enumerate(done) for seat, play in tr.plays.items()
+                if cards[seat][i] is not None
+                and any(c != cards[seat][i] and c not in seen and self.game.in_deck(c)
+                        for c in play.votes)]
 
     def _settle_twins(self, done: list[TrickState], out: list[Event]) -> None:
         """A card read at two places of a deal whose twin - the same rank in the other suit
