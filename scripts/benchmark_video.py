@@ -101,14 +101,18 @@ def decode_fps(path: Path, grab_only: bool = False) -> tuple[float, int]:
     return n / dt, n
 
 
-def pipeline_fps(path: Path, kind: str, sample_fps: float) -> dict[str, Any]:
+def pipeline_fps(path: Path, kind: str, sample_fps: float, thorough: bool = False
+                 ) -> dict[str, Any]:
+    """The offline pipeline as ``trickvision video [--thorough]`` runs it: frames a second."""
+    mode = "live" if thorough else "offline"
     f = rendered_video_facts(path)
     src = VideoFileSource(path, sample_fps=sample_fps or None, decoder_threads=1)
     rate = min(src.fps, sample_fps) if sample_fps else src.fps
     analyzer, label = _analyzer(kind, path, f["game"], src.fps, beside_decoder=True)
     tracker = TableTracker(f["game"], rate, seats=f["seats"], dealer=f["dealer"],
-                           contract=f["contract"], confirm_s=CONFIRM_S["offline"])
-    pipe = VideoPipeline(analyzer, tracker, gate=ChangeGate(**OFFLINE))  # as `video` runs
+                           contract=f["contract"], confirm_s=CONFIRM_S[mode])
+    pipe = VideoPipeline(analyzer, tracker,  # as `video` runs
+                         gate=ChangeGate(**(LIVE if thorough else OFFLINE)))
     t0 = time.perf_counter()
     pipe.run(src, read_ahead=True)  # as `video` runs it
     dt = time.perf_counter() - t0
@@ -271,6 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--tricks", type=int, default=TRICKS,
                    help="tricks of the benchmark deal (10: the whole preferans deal)")
     p.add_argument("--sizes", default=",".join(SIZES), help="of " + ", ".join(SIZES))
+    p.add_argument("--thorough", action="store_true",
+                   help="time the offline pipeline as `trickvision video --thorough` runs it")
     p.add_argument("--skip-live", action="store_true")
     p.add_argument("--skip-throughput", action="store_true")
     p.add_argument("--out", default=None, help="write the figures as JSON here")
@@ -290,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
             for _ in range(2):
                 d, n = decode_fps(path)
                 g, _ = decode_fps(path, grab_only=True)
-                pr = pipeline_fps(path, args.analyzer, args.sample_fps)
+                pr = pipeline_fps(path, args.analyzer, args.sample_fps, args.thorough)
                 dec, grab = max(dec, d), max(grab, g)
                 if pipe is None or pr["fps"] > pipe["fps"]:
                     pipe = pr

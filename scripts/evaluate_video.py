@@ -60,11 +60,13 @@ def render(data: Path, seed: int, fps: float = RENDER_FPS) -> Path:
     return video
 
 
-def analyse(video: Path, out: Path, sample_fps: float | None = None) -> dict[str, Any]:
-    """``trickvision video`` on one file (``--sample-fps`` when given); its summary (with the
-    score against the truth)."""
+def analyse(video: Path, out: Path, sample_fps: float | None = None,
+            thorough: bool = False) -> dict[str, Any]:
+    """``trickvision video`` on one file (``--sample-fps`` when given, ``--thorough``); its
+    summary (with the score against the truth)."""
     truth = video.with_name(video.name.removesuffix(".mp4") + ".truth.json")
     sampling = [] if sample_fps is None else ["--sample-fps", f"{sample_fps:g}"]
+    sampling += ["--thorough"] if thorough else []
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         code = cli_main(["video", str(video), "--truth", str(truth), "--out", str(out),
                          "--quiet", *sampling])
@@ -119,7 +121,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--live", action="store_true",
                    help="read each video as `trickvision watch` reads a camera (live gate and "
                         "confirmation, every frame); alert delays to the frame that raised them")
+    p.add_argument("--thorough", action="store_true",
+                   help="passed to trickvision video: the live camera's looks and confirmation")
     args = p.parse_args(argv)
+    if args.live and args.thorough:
+        p.error("--thorough is an option of the offline reading; --live reads as watch does")
     if args.live and args.sample_fps is not None:
         p.error("--live reads every frame, as from a camera: --sample-fps does not apply")
     if args.fps <= 0 or (args.sample_fps is not None and args.sample_fps < 0):
@@ -140,7 +146,8 @@ def main(argv: list[str] | None = None) -> int:
         for seed in seeds:
             video = render(data, seed, args.fps)
             summary = (analyse_live(video) if args.live
-                       else analyse(video, Path(tmp) / video.stem, args.sample_fps))
+                       else analyse(video, Path(tmp) / video.stem, args.sample_fps,
+                                    args.thorough))
             score = summary["score"]
             for k in keys:
                 total[k] += score[k]

@@ -112,6 +112,21 @@ def test_video_command_reproduces_the_rendered_play(lhombre_game, tmp_path, caps
     assert any(i["kind"] == "wrong_orientation" for i in report["issues"])
 
 
+def test_thorough_video_reading_looks_as_often_as_the_live_camera(lhombre_game, tmp_path):  # type: ignore[no-untyped-def]
+    """``--thorough`` reads a recording with the live camera's looks and confirmation: more
+    of the frames analysed, the same play."""
+    g = lhombre_game
+    analysed = {}
+    for extra in ([], ["--thorough"]):
+        out = tmp_path / ("thorough" if extra else "default")
+        assert main(["video", str(g.video), "--out", str(out), "--analyzer", "truth",
+                     "--truth", str(g.truth_json), "--quiet", *extra]) == 0
+        summary = json.loads((out / "summary.json").read_text())
+        assert summary["score"]["tricks_right"] == 4 and summary["score"]["missed"] == []
+        analysed[bool(extra)] = summary["analysed"]
+    assert analysed[True] > 1.5 * analysed[False]
+
+
 def test_annotated_video_has_every_frame_with_its_cards_drawn(lhombre_game, tmp_path):  # type: ignore[no-untyped-def]
     g = lhombre_game
     out = tmp_path / "out"
