@@ -54,12 +54,18 @@ def test_chosen_seeds_are_scored_in_place_of_a_range(
              "missed": [], "invented": [], "alerts_missed": [], "alerts_extra": [],
              "alerts_withdrawn": []}
     monkeypatch.setattr(script, "render", fake_render)
-    monkeypatch.setattr(script, "analyse",
-                        lambda video, out, sample_fps: {"score": score, "analysed": 1,
-                                                        "wall_s": 0.1})
+    thorough: list[bool] = []
+
+    def fake_analyse(video, out, sample_fps, reads_thoroughly):  # type: ignore[no-untyped-def]
+        thorough.append(reads_thoroughly)
+        return {"score": score, "analysed": 1, "wall_s": 0.1}
+
+    monkeypatch.setattr(script, "analyse", fake_analyse)
     out = tmp_path / "total.json"
     assert script.main(["--seeds", "11142,11134", "--data", str(tmp_path),
                         "--out", str(out)]) == 0
-    assert seen == [11142, 11134]
+    assert seen == [11142, 11134] and thorough == [False, False]
+    assert script.main(["--seeds", "11142", "--data", str(tmp_path), "--thorough"]) == 0
+    assert thorough[-1] is True
     total = json.loads(out.read_text())
     assert total["tricks_right"] == 24 and len(total["videos"]) == 2
