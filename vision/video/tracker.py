@@ -133,11 +133,11 @@ _OUTREAD_FACTOR = 2
 #: no sign of a face misread) is not counted, and 3 unread faces are tried: over 181 recorded
 #: videos cards named 10 -> 14, all right (bridge 9402: 3 faces never read, 4 rows misread).
 _DEDUCE_MAX_UNREAD = 3
+_DEDUCE_MAX_MISFITS = 2
 #: A face left unread because it read as a card another play was taken for is that card
 #: when read so at least this often, and that play was also read as a card nobody played
 #: (:meth:`TableTracker._settle_blocked_readings`).
 _BLOCKED_MIN_READS = 2
-_DEDUCE_MAX_MISFITS = 2
 
 
 @dataclass(frozen=True)
