@@ -1591,6 +1591,34 @@ def test_a_face_read_mostly_as_a_card_he_plays_later_unseen_is_named_back():
     assert raised == withdrawn
 
 
+def test_a_row_card_read_while_his_card_of_that_trick_still_lies_face_up_is_no_turn():
+    """All four cards of trick 1 lie face up; W's row meanwhile reads a card lying won (a
+    square of a checked cloth counted as a card, or a box counted twice) for three seconds.
+    His card of that trick still lies before him, so that row card is no turn: once he
+    turns it, lost as he lost the trick, it stands as lost and nothing is alerted (held-out
+    bridge 11205: W's row read a card long while the trick lay face up, three false
+    wrong-orientation alerts live)."""
+    tr = TableTracker("bridge", 8.0, contract=Contract(trump=None, declarer=S),
+                      confirm_s=0.13)
+    t, out = 0.0, []
+    faces: dict[Seat, str] = {}
+    for seat, card in [(N, "HA"), (E, "H2"), (S, "H3"), (W, "H4")]:
+        faces[seat] = card
+        for _ in range(4):
+            out += tr.update(reading(faceup=dict(faces)), t)
+            t += 0.125
+    for _ in range(24):  # three seconds of a phantom row card at W, his face still up
+        out += tr.update(reading(faceup=dict(faces), rows={W: ["won"]}), t)
+        t += 0.125
+    rows = {N: ["won"], E: ["lost"], S: ["won"], W: ["lost"]}
+    for _ in range(8):
+        out += tr.update(reading(rows=rows), t)
+        t += 0.125
+    out += tr.end_of_stream(t)
+    assert [a for a in out if isinstance(a, Alert)] == []
+    assert tr.tricks[1].turned[W][0] is Orientation.LOST
+
+
 def test_a_trick_whose_winner_the_deals_end_changes_leads_the_next_again():
     """Diamonds are trumps. E's H8 of trick 10 is read as the D8 in every look - a trump, so
     the rules give him trick 10 and with it the lead of 11, though W's card of trick 11 was

@@ -550,7 +550,11 @@ class TableTracker:
                 break
             if play is not None and face is not UNSET and face is not None and \
                     face == majority(play):
-                break  # his card of that trick still lies face up: not turned yet
+                # his card of that trick still lies face up: not turned yet - a row card now
+                # is a box counted twice (or a card the row strip found on the cloth), and
+                # the way it lies says nothing of his turn
+                ev.votes.clear()
+                break
             if face is not UNSET and (play is None or face is None) and \
                     pending is not None and any(s not in pending.turned
                                                 for s in pending.plays if s != seat):
