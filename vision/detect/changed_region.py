@@ -70,9 +70,8 @@ class ChangedRegionBoxes:
         self._cells: np.ndarray | None = None
         self._boxes: RawBoxes | None = None
         self._looks_since_whole = 0
-        #: how the last look ran: "whole", "window" or "unchanged" (nothing changed since
-        #: the look before it; "" before the first)
-        self.last = ""
+        #: whether the last look found nothing changed since the look before it
+        self.unchanged = False
 
     def boxes(self, blob: np.ndarray, run: RunNetwork) -> RawBoxes:
         """The boxes of ``blob`` (1, 3, H, W), running ``run`` on as little of it as serves."""
@@ -84,7 +83,7 @@ class ChangedRegionBoxes:
         changed = np.abs(cells - last) > self.threshold
         if not changed.any():
             self.stats.unchanged += 1
-            self.last = "unchanged"
+            self.unchanged = True
             self._looks_since_whole += 1
             return self._boxes
         height, width = blob.shape[2:]
@@ -116,7 +115,7 @@ class ChangedRegionBoxes:
         self._looks_since_whole += 1
         self.stats.window += 1
         self.stats.window_share += share
-        self.last = "window"
+        self.unchanged = False
         return merged
 
     def _whole(self, blob: np.ndarray, cells: np.ndarray, run: RunNetwork) -> RawBoxes:
@@ -124,7 +123,7 @@ class ChangedRegionBoxes:
         self._cells = cells
         self._looks_since_whole = 0
         self.stats.whole += 1
-        self.last = "whole"
+        self.unchanged = False
         return self._boxes
 
     def _window(self, lo: int, hi: int, size: int) -> tuple[int, int]:

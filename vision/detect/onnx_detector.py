@@ -168,7 +168,7 @@ class CardDetector:
     def unchanged(self) -> bool:
         """Whether the last :meth:`detect` saw nothing change since the look before it (only
         with ``changed_region``); it then gave that look's detections again, the same object."""
-        return self.changed_region is not None and self.changed_region.last == "unchanged"
+        return self.changed_region is not None and self.changed_region.unchanged
 
     def _cards(self, image: np.ndarray, raw: RawBoxes, box: Letterbox) -> Detections:
         """The network's boxes turned into cards: the second look, suppression, filters."""

@@ -1832,10 +1832,16 @@ class TableTracker:
         if card is not None:
             last.plays[unseen[0]].card = card
 
+    @property
+    def _whole_deck(self) -> bool:
+        """True when the deal plays out the whole deck (bridge): every card of it is some
+        play's, so a card nobody was seen to play lies at a place left unread."""
+        return len(self.game.deck) == self.game.hand_size * len(self.seats or ())
+
     def _the_card_not_seen(self, tricks: Iterable[TrickState]) -> Card | None:
         """The one card of the deck none of ``tricks``' plays is taken for, when the deal uses
         the whole deck (bridge) and all the others are, each once; else None."""
-        if len(self.game.deck) != self.game.hand_size * len(self.seats or ()):
+        if not self._whole_deck:
             return None
         known = [c for tr in tricks for s in tr.plays if (c := self._card_of(tr, s)) is not None]
         left = set(self.game.deck) - set(known)
@@ -2047,7 +2053,7 @@ class TableTracker:
         """Where the deal uses the whole deck: the places whose card's twin (same rank, other
         suit of its colour) nobody was seen to play - that card may have been the twin,
         misread, and the unread one the card read there."""
-        if len(self.game.deck) != self.game.hand_size * len(self.seats or ()):
+        if not self._whole_deck:
             return []
         seen = {c for col in cards.values() for c in col if c is not None}
         return [(seat, i) for seat, col in cards.items() for i, c in enumerate(col)
@@ -2060,7 +2066,7 @@ class TableTracker:
         another place left unread. (Bridge 11106: S's S2 of trick 7 read H2 four times and S2
         twice, his H2 of trick 8 never seen; S2, the one card not seen, was put in trick 8 as
         a revoke.)"""
-        if len(self.game.deck) != self.game.hand_size * len(self.seats or ()):
+        if not self._whole_deck:
             return []
         seen = {c for col in cards.values() for c in col if c is not None}
         return [(seat, i) for i, tr in enumerate(done) for seat, play in tr.plays.items()
