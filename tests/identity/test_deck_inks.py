@@ -84,3 +84,28 @@ def test_a_deck_known_in_part_renames_nothing() -> None:
     image, reading = table_with([("S7", 0.8, TWO["H"])])
     inks.check(image, reading)
     assert str(reading.cards[0].card) == "S7"
+
+
+def test_a_four_colour_deck_names_a_diamond_read_as_a_club_before_any_club_was_learnt() -> None:
+    """Its red hearts and blue diamonds learnt, the deck is a four-colour one: a blue face read
+    as a club is a diamond though no club was yet read surely (the seventh session's bridge
+    10806: N's DA read as CA took E's CA from him, and four tricks went wrong after it)."""
+    inks = DeckInks()
+    inks.check(*table_with([(f"{s}{r}", 0.99, FOUR[s]) for s in "HDS" for r in "2345"]))
+    image, reading = table_with([("CA", 0.99, FOUR["D"]), ("C9", 0.8, FOUR["C"]),
+                                 ("H6", 0.8, FOUR["D"]), ("D4", 0.8, FOUR["S"])])
+    inks.check(image, reading)
+    assert [str(c.card) for c in reading.cards] == ["DA", "C9", "D6", "D4"]
+
+
+def test_a_two_colour_deck_whose_red_suits_were_learnt_a_little_apart_renames_nothing() -> None:
+    """Both red suits learnt red, if at slightly different shades (a few sure faces only):
+    still a two-colour deck, where a red face read as a club may be either red suit."""
+    deeper = (30, 20, 170)
+    inks = DeckInks()
+    inks.check(*table_with([(f"H{r}", 0.99, TWO["H"]) for r in "2345"]
+                           + [(f"D{r}", 0.99, deeper) for r in "2345"]))
+    image, reading = table_with([("C7", 0.8, deeper), ("S8", 0.8, TWO["H"])])
+    inks.check(image, reading)
+    assert [str(c.card) for c in reading.cards] == ["C7", "S8"]
+    assert inks.renamed == 0
