@@ -2655,3 +2655,24 @@ def test_a_recording_ending_on_the_last_turn_gets_that_tricks_winner_from_the_ro
     assert reports[-1].winner == last.winner and reports[-1].winner_source == "rows"
     assert dict(reports[-1].cards)[hidden] is None
     assert reconstruct(tracker.observation()).tricks[-1].winner == last.winner
+
+
+def test_a_face_misread_at_first_is_outvoted_by_looks_seconds_apart():
+    """A recording is looked at seconds apart at times. N's CQ is read SQ in the first
+    looks, then CQ in five looks, 2.7 s after the last and then about 1.5 s apart, while S's
+    card of the trick lies beside it all along: those are readings of N's card, not of a
+    card he played next. N's card is CQ, and E's SQ, laid last, is his own (l'hombre 11012:
+    N's CQ stood as SQ, E's SQ was kept out, and two tricks went wrong)."""
+    tr = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S)
+    looks = [({N: "SQ"}, 0.0), ({N: "SQ"}, 0.4), ({N: "SQ", S: "C6"}, 0.9),
+             ({N: "SQ", S: "C6"}, 1.3)]
+    looks += [({N: "CQ", S: "C6"}, t) for t in (4.0, 4.4, 5.9, 6.3, 7.8)]
+    looks += [({N: "CQ", S: "C6", E: "SQ"}, t) for t in (8.2, 8.6, 9.0)]
+    out = []
+    for faces, t in looks:
+        out += tr.update(reading(faceup=faces), t)
+    for i in range(6):
+        out += tr.update(reading(rows={N: ["lost"], E: ["won"], S: ["lost"]}), 9.4 + 0.4 * i)
+    done = [e for e in out if isinstance(e, TrickComplete) and e.number == 1]
+    assert done and dict(done[-1].cards) == {N: Card.from_str("CQ"), S: Card.from_str("C6"),
+                                             E: Card.from_str("SQ")}

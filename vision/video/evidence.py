@@ -128,6 +128,8 @@ class Play:
     # when a face was last read at his place as another card while the rest of its trick
     # still lay face up (a misreading of this card, not his next one)
     last_face: float = -math.inf
+    # when a reading at his place last counted as a vote for this card (misread or not)
+    last_read: float = -math.inf
     from_row: bool = False  # known only from his row: never seen face up
     soft: SoftVotes = field(default_factory=SoftVotes)
     latest: Card | None = None  # the card the latest reading named

@@ -254,6 +254,10 @@ class TableTracker:
             self.trumps = list(self.game.trump_candidates())
         self.last_t = -math.inf
         self._fresh = True
+        # the times of this fresh look and of the one before it: a face seen in the look
+        # before this one was in sight all along, however long ago that look was
+        self._look_t = -math.inf
+        self._prev_look_t = -math.inf
 
     def _trick(self, k: int) -> TrickState:
         if k not in self.tricks:
@@ -298,6 +302,8 @@ class TableTracker:
         out: list[Event] = []
         self._fresh = fresh
         self.last_t = max(self.last_t, t)
+        if fresh and t > self._look_t:
+            self._prev_look_t, self._look_t = self._look_t, t
         faceup, rows, unsure, stray = self._extract(reading)
         self._place_wandering_faces(faceup, stray)
         if not self.faces_read and any(c is not None for c in faceup.values()):
@@ -757,10 +763,12 @@ class TableTracker:
             # read after it has been out of sight a while is his next card, not a vote
             self._soft_vote(last.soft, card, candidates)
             if card is not None and self._fresh and \
-                    (same or t - last.last_seen <= _SAME_CARD_GAP_S) and \
+                    (same or self._seen_lately(last.last_seen, t)
+                     or self._read_in_last_look(last, played, seat)) and \
                     (same or not self._held_by_another_play(played, seat, card)):
                 last.votes[card] += 1
                 last.latest = card
+                last.last_read = t
                 if last.card is None and not self.tricks[played].completed:
                     last.card = card  # read at last: it may prove an earlier revoke
                     self._check_revokes(seat, t, out)
@@ -850,6 +858,13 @@ class TableTracker:
         self._lay(seat, k, card, ev.first_t, out, votes=ev.votes, soft=ev.soft,
                   latest=ev.latest, blocked=ev.blocked)
 
+    def _seen_lately(self, seen: float, t: float) -> bool:
+        """True when something last seen at ``seen`` was seen within ``_SAME_CARD_GAP_S`` of
+        ``t``, or in the look before the one at ``t``: recordings are looked at seconds apart
+        at times (l'hombre 11012: N's CQ, read SQ in two looks, then CQ in the next two
+        looks, 2.8 s later - those readings were not counted, and the SQ stood)."""
+        return t - seen <= _SAME_CARD_GAP_S or seen >= self._prev_look_t
+
     def _upcoming(self, seat: Seat, played: int) -> int:
         """The trick ``seat``'s next card goes to: after his last play (to trick ``played``)
         and after the last card of his row."""
@@ -869,11 +884,22 @@ class TableTracker:
             self._glimpses[(seat, k)] = (card, t)
 
     def _on_the_table(self, k: int, seat: Seat, t: float) -> bool:
-        """True when another player's card of trick ``k``, not turned, was seen face up within
-        ``_SAME_CARD_GAP_S`` of ``t``: the trick still lies on the table."""
+        """True when another player's card of trick ``k``, not turned, was seen face up lately
+        (:meth:`_seen_lately`): the trick still lies on the table."""
         tr = self.tricks.get(k)
         return tr is not None and any(
-            s != seat and s not in tr.turned and t - p.last_seen <= _SAME_CARD_GAP_S
+            s != seat and s not in tr.turned and self._seen_lately(p.last_seen, t)
+            for s, p in tr.plays.items())
+
+    def _read_in_last_look(self, play: Play, k: int, seat: Seat) -> bool:
+        """True when ``seat``'s ``play`` to trick ``k`` was read in the look before this one
+        (as another card, a vote), and so were the others' cards of that trick, not turned:
+        the trick lies on the table as it did, and the face at his place is still his card
+        (l'hombre 11012: N's CQ, read SQ at first, then CQ in four looks beside the others'
+        cards)."""
+        tr = self.tricks.get(k)
+        return tr is not None and play.last_read >= self._prev_look_t and any(
+            s != seat and s not in tr.turned and p.last_seen >= self._prev_look_t
             for s, p in tr.plays.items())
 
     def _gone_before(self, k: int, seat: Seat, t: float) -> bool:
@@ -916,16 +942,17 @@ class TableTracker:
         gathered that was read as two cards (:func:`contested`) and last as another one does
         not count: this is more likely his new card, and that play its other card (settled
         by :meth:`_settle_contested_duplicates`); nor does a play of the trick his new card
-        goes to that was laid as ``card`` but is read as two cards, most often as another
-        (preferans 10603: S's SQ laid as CQ, then read SQ 4 times and CQ twice, kept W's CQ
-        out of the trick)."""
+        goes to that was laid as ``card`` but is read most often as another (preferans
+        10603: S's SQ laid as CQ, then read SQ 4 times and CQ twice, kept W's CQ out of the
+        trick)."""
         pending = played > self.row_len[seat]
         upcoming = self._upcoming(seat, played)
 
         def more_likely_another(k: int, p: Play) -> bool:
-            """``p``, read as two cards, is more likely its other card than ``card``."""
-            return contested(p) and ((k == played and not pending and card != p.latest)
-                                     or (k == upcoming and majority(p) != card))
+            """``p``, read as two cards, is more likely its other card than ``card``: read
+            last as it (the trick being gathered), or most often (the next trick's)."""
+            return (contested(p) and k == played and not pending and card != p.latest) or \
+                (k == upcoming and len(p.votes) > 1 and majority(p) != card)
 
         for k, tr in self.tricks.items():
             for s, p in tr.plays.items():
