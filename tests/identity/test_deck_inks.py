@@ -66,7 +66,7 @@ def test_a_two_colour_deck_renames_nothing_between_its_red_suits() -> None:
     assert inks.renamed == 0
 
 
-def test_nothing_is_renamed_before_the_deck_is_learnt_nor_a_court_card() -> None:
+def test_nothing_is_renamed_before_the_deck_is_learnt_nor_a_court_by_pip_inks() -> None:
     image, reading = table_with([("C7", 0.8, FOUR["D"])])
     fresh = DeckInks()
     fresh.check(image, reading)
@@ -109,3 +109,24 @@ def test_a_two_colour_deck_whose_red_suits_were_learnt_a_little_apart_renames_no
     inks.check(image, reading)
     assert [str(c.card) for c in reading.cards] == ["C7", "S8"]
     assert inks.renamed == 0
+
+
+def test_courts_learnt_apart_name_a_court_of_the_suit_never_read_surely() -> None:
+    """A four-colour deck whose diamond courts are all misread (bridge 10806: DJ, DQ, DK read
+    SJ, SQ, CK): the other three suits' courts are learnt, and a court far from all three
+    is a diamond. A court near its own suit's ink keeps its name, and no face is renamed a
+    spade."""
+    inks = taught(FOUR)
+    inks.check(*table_with([(f"{s}{r}", 0.99, FOUR[s]) for s in "HCS" for r in "JQKJ"]))
+    image, reading = table_with([("SQ", 0.99, FOUR["D"]), ("CK", 0.99, FOUR["D"]),
+                                 ("CJ", 0.8, FOUR["C"]), ("HK", 0.8, FOUR["S"])])
+    inks.check(image, reading)
+    assert [str(c.card) for c in reading.cards] == ["DQ", "DK", "CJ", "HK"]
+
+
+def test_a_two_colour_deck_renames_no_court() -> None:
+    inks = taught(TWO)
+    inks.check(*table_with([(f"{s}{r}", 0.99, TWO[s]) for s in "HCS" for r in "JQKJ"]))
+    image, reading = table_with([("CQ", 0.99, TWO["D"]), ("SK", 0.99, TWO["H"])])
+    inks.check(image, reading)
+    assert [str(c.card) for c in reading.cards] == ["CQ", "SK"]
