@@ -20,10 +20,10 @@ Court cards print their figures in the same colours in every suit, and the suit'
 the index, the frame and the figure's trim: their print differs by suit less plainly than a
 pip card's, but each suit's courts print alike. On the four-colour decks of the tuning
 videos a suit's courts measured within 0.01-0.04 of their median, and 0.13 or more from
-another suit's. So courts are learnt apart from pip cards, and renamed by the same rule in
-a four-colour deck. A deck whose diamond courts are all misread never learns their ink
-(bridge 10806: DJ, DQ and DK read SJ, SQ and CK at 0.98-1.00): once the other three suits'
-court inks are learnt, a court far from all three (:data:`FAR`) is of the fourth suit.
+another suit's. So courts are learnt apart from pip cards. A deck whose diamond courts are
+all misread never learns their ink (bridge 10806: DJ, DQ and DK read SJ, SQ and CK at
+0.98-1.00): in a four-colour deck, once the other three suits' court inks are learnt, a
+court far from all three (:data:`FAR`) is of the fourth suit.
 """
 
 from __future__ import annotations
@@ -143,14 +143,17 @@ class DeckInks:
 
     @staticmethod
     def _suit_of(ink: np.ndarray, read: Suit, inks: SuitInks, court: bool) -> Suit | None:
-        """The one other suit whose learnt ink this face's plainly is, or - for a court, the
-        other three suits' inks learnt and apart - the fourth suit, where this face's ink
-        is far from all three; None otherwise. No face is renamed a spade: a face's print
-        measured grey may be a coloured one faintly printed or blurred."""
+        """For a pip card, the one other suit whose learnt ink this face's plainly is; for a
+        court, the other three suits' inks learnt and apart, the fourth suit, where this
+        face's ink is far from all three; None otherwise. No face is renamed a spade: a
+        face's print measured grey may be a coloured one faintly printed or blurred. (A
+        court is not renamed to a near suit: a deck's club courts may print their green
+        faintly, near the spades' grey - preferans 11311, a fresh video: S's SQ, its spade
+        courts not yet learnt, was renamed CQ in every look.)"""
         known = inks.known()
         distance = {suit: float(np.linalg.norm(ink - v)) for suit, v in known.items()}
         others = [suit for suit in known if suit is not read]
-        if others:
+        if others and not court:
             nearest = min(others, key=distance.__getitem__)
             if nearest is not Suit.SPADES and distance[nearest] <= NEAR and all(
                     distance[suit] >= RATIO * distance[nearest]
