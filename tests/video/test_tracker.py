@@ -2676,3 +2676,39 @@ def test_a_face_misread_at_first_is_outvoted_by_looks_seconds_apart():
     done = [e for e in out if isinstance(e, TrickComplete) and e.number == 1]
     assert done and dict(done[-1].cards) == {N: Card.from_str("CQ"), S: Card.from_str("C6"),
                                              E: Card.from_str("SQ")}
+
+
+def test_a_face_read_as_a_card_that_makes_an_earlier_play_a_revoke_is_that_card():
+    """Preferans: W's H7, following the heart led to trick 1, is read D7 in every look - the
+    card E plays to trick 2, read right every time. Taken for D7, W's play is a revoke (his
+    later hearts show it), and E's D7 is a card gone before, left unread. At the deal's end
+    the rules doubt the revoke: E's face is the D7, the revoke is withdrawn, and W's card is
+    named from the rest of the deal (held-out preferans 11302: N's SK read CK twice, W's CK
+    read three times at 1.00 a trick later and dropped as N's card seen in passing)."""
+    script = make_script("preferans", 1, n_tricks=10, hover=False)
+    plays = [dict(tr.plays) for tr in script.deal.tricks]
+    misread = plays[1][E]
+    assert plays[0][W].suit != misread.suit
+    tracker = _tracker(script, 5.0)
+    out, look = [], None
+    for i, (t, r) in enumerate(script_readings(script, 5.0)):
+        if i % 7:  # a recording looked at every 1.4 s: the frames between repeat that look
+            out += tracker.update(look, t, fresh=False)
+            continue
+        sc = r.current_trick.get(W)
+        if sc is not None and not r.rows.get(W) and sc.card is not None:
+            sc.card = misread
+        out += tracker.update(look := r, t)
+    out += tracker.end_of_stream(tracker.last_t + 1.0)
+    first = {}
+    for e in out:
+        if isinstance(e, TrickComplete):
+            first.setdefault(e.number, e)
+    assert dict(first[1].cards)[W] == misread  # read so at first
+    last = {e.number: e for e in out if isinstance(e, TrickComplete)}
+    assert dict(last[2].cards)[E] == misread
+    assert dict(last[1].cards)[W] in (None, plays[0][W])
+    raised = {(e.seat, e.trick) for e in out if isinstance(e, Alert) and e.alert == "revoke"}
+    withdrawn = {(e.seat, e.trick) for e in out
+                 if isinstance(e, AlertWithdrawn) and e.alert == "revoke"}
+    assert raised <= withdrawn | {(s, k) for s, k in raised if s != W}

@@ -1017,19 +1017,24 @@ class TableTracker:
 
     def _new_face_misread(self, seat: Seat, card: Card, played: int) -> bool:
         """True when ``card``, read at ``seat`` whose last card is already in his row, was
-        played only to tricks turned before his last one (by him or another player): one
-        deck, so the face is not that card but one lying at his place - his next card,
-        misread. (His last card may still show while he turns it; a card of the trick being
-        gathered or of the next one lies face up at another place.)"""
+        played only to tricks turned already (by him or another player; to the trick he last
+        played to, by another player's play read as that card alone): one deck, so the face
+        is not that card but one lying at his place - his next card, misread. (His last card
+        may still show while he turns it; a card of the next trick lies face up at another
+        place; a play of his last trick read as two cards may be that card's, or the
+        other's - :meth:`_settle_contested_duplicates` settles it.) Preferans 11302: W's CK, read
+        three times at 1.00 nine seconds after trick 6 was turned, whose N's SK had been
+        read CK, was dropped as N's card seen in passing."""
         if played > self.row_len[seat]:
             return False
         upcoming = self._upcoming(seat, played)
         gone = False
         for k, tr in self.tricks.items():
-            for p in tr.plays.values():
+            for s, p in tr.plays.items():
                 if not names(p, card):
                     continue
-                if k >= played or k == upcoming or not tr.turned_done:
+                if k > played or k == upcoming or not tr.turned_done or \
+                        (k == played and (s == seat or contested(p))):
                     return False
                 gone = True
         return gone
@@ -1961,19 +1966,30 @@ class TableTracker:
                 if n < _BLOCKED_MIN_READS or len(holders) != 1:
                     continue
                 old, holder = holders[0]
+                holder_seat = next(s for s, q in old.plays.items() if q is holder)
                 other = other_card(holder, card)
-                if other is None or other in named or not self.game.in_deck(other):
+                if other is not None and other not in named and self.game.in_deck(other):
+                    take_as(holder, card, other)
+                    named.add(other)
+                    said = f"the card read as it in trick {old.number} {other}"
+                elif (revoke := self._revoke_in(old, holder_seat)) is not None \
+                        and revoke[0] == card:
+                    # taken for that card, the other play is a revoke: the rules doubt it,
+                    # and the face read as it here is taken (preferans 11302: N's SK read CK
+                    # twice "revoked" in trick 6; W's CK, read CK three times in trick 7, was
+                    # left unread). That play is left unread.
+                    holder.card = holder.latest = None
+                    holder.votes.clear()
+                    said = f"{holder_seat}'s card of trick {old.number}, read as it, was not"
+                else:
                     continue
-                take_as(holder, card, other)
                 play.votes[card] += n
                 play.card = play.latest = card
-                named.add(other)
                 for changed in sorted((old, tr), key=lambda x: x.number):
                     self._recomplete(changed, out)
                 self._withdraw_revokes_undone(
-                    f"{seat}'s card of trick {tr.number} was {card}, and the card read as it "
-                    f"in trick {old.number} {other}", out)
-                for s in {seat, *(s for s, q in old.plays.items() if q is holder)}:
+                    f"{seat}'s card of trick {tr.number} was {card}, and {said}", out)
+                for s in {seat, holder_seat}:
                     self._check_revokes(s, self.last_t, out)
 
     def _name_the_one_unseen(self, done: list[TrickState], out: list[Event]) -> None:
