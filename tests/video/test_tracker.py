@@ -2712,3 +2712,24 @@ def test_a_face_read_as_a_card_that_makes_an_earlier_play_a_revoke_is_that_card(
     withdrawn = {(e.seat, e.trick) for e in out
                  if isinstance(e, AlertWithdrawn) and e.alert == "revoke"}
     assert raised <= withdrawn | {(s, k) for s, k in raised if s != W}
+
+
+def test_one_later_card_that_would_make_two_revokes_is_doubted():
+    """E discards hearts on W's club leads to tricks 1 and 2, then shows "CK" - his SK
+    misread - in trick 3. Read so, that one card makes him revoke twice; a card misread is
+    far likelier than a player revoking twice, so neither is alerted (preferans 11404: E's
+    SK read CK "proved" three revokes, and N's true one was withdrawn as a misread lead).
+    Shown by two later clubs, the revokes stand: that would take two cards misread."""
+    tr = TableTracker("bridge", 10.0, contract=Contract(trump=None, declarer=S))
+    out = _play_tricks(tr, [((W, "C2"), (N, "C3"), (E, "H2"), (S, "C4")),
+                            ((S, "C5"), (W, "C6"), (N, "C7"), (E, "H3")),
+                            ((N, "D2"), (E, "CK"), (S, "D3"), (W, "D4"))])
+    out += tr.end_of_stream(tr.last_t + 1.0)
+    assert _revokes(out) == []
+    tr = TableTracker("bridge", 10.0, contract=Contract(trump=None, declarer=S))
+    out = _play_tricks(tr, [((W, "C2"), (N, "C3"), (E, "H2"), (S, "C4")),
+                            ((S, "C5"), (W, "C6"), (N, "C7"), (E, "H3")),
+                            ((N, "D2"), (E, "CK"), (S, "D3"), (W, "D4")),
+                            ((N, "D5"), (E, "C9"), (S, "D6"), (W, "D7"))])
+    out += tr.end_of_stream(tr.last_t + 1.0)
+    assert sorted(k for s, k in _revokes(out) if s == E) == [1, 2]

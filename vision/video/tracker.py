@@ -1720,11 +1720,37 @@ class TableTracker:
         if not later:
             return None
         # the rules look at the card led (suit, and its rank for l'hombre's matadors)
+        if not self._shows_revoke(card, led, later):
+            return None
+        provers = [c for c in later if self._shows_revoke(card, led, [c])]
+        if len(provers) == 1 and self._proves_another_revoke(seat, tr.number, provers[0]):
+            # the one later card that shows it shows him revoking in another trick too: one
+            # misread card (his SK read CK) is likelier than a player revoking twice
+            # (preferans 11404: E's SK read CK "proved" his discards in tricks 3, 4 and 5
+            # revokes, and N's true revoke of trick 5 was withdrawn as a misread lead)
+            return None
+        return card, led
+
+    def _shows_revoke(self, card: Card, led: Card, later: Sequence[Card]) -> bool:
+        """True when ``card``, played to ``led``, breaks the duty to follow under every trump
+        still possible, given that its player held the ``later`` cards too."""
         hand = [card, *later]
-        if all(card not in self.game.legal_cards(hand, [led], self._contract_for(tp))
-               for tp in self.trumps):
-            return card, led
-        return None
+        return all(card not in self.game.legal_cards(hand, [led], self._contract_for(tp))
+                   for tp in self.trumps)
+
+    def _proves_another_revoke(self, seat: Seat, k: int, later: Card) -> bool:
+        """True when ``later``, a card of ``seat``'s, alone shows him revoking in a trick
+        before it other than trick ``k``."""
+        at = next((k2 for k2, t2 in self.tricks.items() if seat in t2.plays
+                   and majority(t2.plays[seat]) == later), None)
+        for k2, t2 in self.tricks.items():
+            if k2 == k or at is None or k2 >= at or not t2.completed or t2.leader is None \
+                    or t2.leader == seat or seat not in t2.plays or t2.leader not in t2.plays:
+                continue
+            card, led = majority(t2.plays[seat]), majority(t2.plays[t2.leader])
+            if card is not None and led is not None and self._shows_revoke(card, led, [later]):
+                return True
+        return False
 
     def _revoke_card_unsure(self, tr: TrickState, seat: Seat, led: Card) -> bool:
         """True when ``seat``'s card said not to follow suit in ``tr`` was read only once, or
