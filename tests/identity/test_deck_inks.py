@@ -38,6 +38,14 @@ def taught(deck: dict[str, tuple[int, int, int]]) -> DeckInks:
     return inks
 
 
+def named_after(inks: DeckInks, faces: list[tuple[str, float, tuple[int, int, int]]]
+                ) -> list[str]:
+    """The cards ``faces`` (card, confidence, ink) are named after ``inks`` checked them."""
+    image, reading = table_with(faces)
+    inks.check(image, reading)
+    return [str(c.card) for c in reading.cards]
+
+
 def test_the_print_of_a_face_gives_its_ink() -> None:
     image, reading = table_with([("D5", 0.9, FOUR["D"]), ("C5", 0.9, FOUR["C"])])
     blue, green = (face_ink(image, c.quad) for c in reading.cards)
@@ -92,10 +100,9 @@ def test_a_four_colour_deck_names_a_diamond_read_as_a_club_before_any_club_was_l
     10806: N's DA read as CA took E's CA from him, and four tricks went wrong after it)."""
     inks = DeckInks()
     inks.check(*table_with([(f"{s}{r}", 0.99, FOUR[s]) for s in "HDS" for r in "2345"]))
-    image, reading = table_with([("CA", 0.99, FOUR["D"]), ("C9", 0.8, FOUR["C"]),
-                                 ("H6", 0.8, FOUR["D"]), ("D4", 0.8, FOUR["S"])])
-    inks.check(image, reading)
-    assert [str(c.card) for c in reading.cards] == ["DA", "C9", "D6", "D4"]
+    assert named_after(inks, [("CA", 0.99, FOUR["D"]), ("C9", 0.8, FOUR["C"]),
+                              ("H6", 0.8, FOUR["D"]), ("D4", 0.8, FOUR["S"])]) == [
+        "DA", "C9", "D6", "D4"]
 
 
 def test_a_two_colour_deck_whose_red_suits_were_learnt_a_little_apart_renames_nothing() -> None:
@@ -105,9 +112,7 @@ def test_a_two_colour_deck_whose_red_suits_were_learnt_a_little_apart_renames_no
     inks = DeckInks()
     inks.check(*table_with([(f"H{r}", 0.99, TWO["H"]) for r in "2345"]
                            + [(f"D{r}", 0.99, deeper) for r in "2345"]))
-    image, reading = table_with([("C7", 0.8, deeper), ("S8", 0.8, TWO["H"])])
-    inks.check(image, reading)
-    assert [str(c.card) for c in reading.cards] == ["C7", "S8"]
+    assert named_after(inks, [("C7", 0.8, deeper), ("S8", 0.8, TWO["H"])]) == ["C7", "S8"]
     assert inks.renamed == 0
 
 
@@ -118,15 +123,12 @@ def test_courts_learnt_apart_name_a_court_of_the_suit_never_read_surely() -> Non
     spade."""
     inks = taught(FOUR)
     inks.check(*table_with([(f"{s}{r}", 0.99, FOUR[s]) for s in "HCS" for r in "JQKJ"]))
-    image, reading = table_with([("SQ", 0.99, FOUR["D"]), ("CK", 0.99, FOUR["D"]),
-                                 ("CJ", 0.8, FOUR["C"]), ("HK", 0.8, FOUR["S"])])
-    inks.check(image, reading)
-    assert [str(c.card) for c in reading.cards] == ["DQ", "DK", "CJ", "HK"]
+    assert named_after(inks, [("SQ", 0.99, FOUR["D"]), ("CK", 0.99, FOUR["D"]),
+                              ("CJ", 0.8, FOUR["C"]), ("HK", 0.8, FOUR["S"])]) == [
+        "DQ", "DK", "CJ", "HK"]
 
 
 def test_a_two_colour_deck_renames_no_court() -> None:
     inks = taught(TWO)
     inks.check(*table_with([(f"{s}{r}", 0.99, TWO[s]) for s in "HCS" for r in "JQKJ"]))
-    image, reading = table_with([("CQ", 0.99, TWO["D"]), ("SK", 0.99, TWO["H"])])
-    inks.check(image, reading)
-    assert [str(c.card) for c in reading.cards] == ["CQ", "SK"]
+    assert named_after(inks, [("CQ", 0.99, TWO["D"]), ("SK", 0.99, TWO["H"])]) == ["CQ", "SK"]
