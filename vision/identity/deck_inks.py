@@ -99,6 +99,7 @@ class SuitInks:
         return np.median(np.stack(seen), axis=0) if len(seen) >= MIN_SAMPLES else None
 
     def known(self) -> dict[Suit, np.ndarray]:
+        """The suits learnt so far, with their inks."""
         return {suit: v for suit in Suit if (v := self.ink(suit)) is not None}
 
 
@@ -124,6 +125,7 @@ class DeckInks:
         a suit whose ink it does not have (see the module's docstring)."""
         if image.ndim != 3:
             return
+        four_colour = self.four_colour()
         for seen in reading.cards:
             card = seen.card
             if not seen.face_up or card is None:
@@ -133,7 +135,7 @@ class DeckInks:
                 continue
             court = card.rank not in PIP_RANKS
             inks = self.courts if court else self.pips
-            suit = self._suit_of(ink, card.suit, inks, court) if self.four_colour() else None
+            suit = self._suit_of(ink, card.suit, inks, court) if four_colour else None
             if suit is not None:
                 seen.card = Card(suit, card.rank)
                 seen.card_candidates = ()

@@ -1979,8 +1979,10 @@ class TableTracker:
         a card another play of the deal had been taken for (at least
         :data:`_BLOCKED_MIN_READS` such readings, :attr:`Play.blocked`) is that card after
         all, where that other play was also read as a card no play of the deal was taken
-        for: that play is its other card. (Preferans 11005: N's CQ read SQ four times and CQ
-        once; his SQ, five tricks later, read SQ twice and so left unread.)"""
+        for: that play is its other card (preferans 11005: N's CQ read SQ four times and CQ
+        once; his SQ, five tricks later, read SQ twice and so left unread). So it is where
+        that other play, taken for the card, is a revoke in its own trick: that play is then
+        left unknown."""
         named = {c for tr in done for s in tr.plays if (c := self._card_of(tr, s)) is not None}
         for tr in done:
             for seat, play in tr.plays.items():
