@@ -2733,3 +2733,38 @@ def test_one_later_card_that_would_make_two_revokes_is_doubted():
                             ((N, "D5"), (E, "C9"), (S, "D6"), (W, "D7"))])
     out += tr.end_of_stream(tr.last_t + 1.0)
     assert sorted(k for s, k in _revokes(out) if s == E) == [1, 2]
+
+
+def test_a_face_read_as_a_card_that_makes_the_lead_a_false_revoke_is_that_card():
+    """Preferans: W's H9, led to trick 3, is read D9 in every look - the card S plays to
+    trick 6, read right every time. Taken for D9, W's lead makes E's heart a revoke (his
+    later diamonds show it), and S's D9 is a card gone before, left unread. At the deal's
+    end the rules doubt the lead: S's face is the D9, W's card its twin H9, and E's revoke
+    is withdrawn (held-out preferans 11506: N's CJ led, read SJ; S's SJ left unread)."""
+    script = make_script("preferans", 1, n_tricks=10, hover=False)
+    plays = [dict(tr.plays) for tr in script.deal.tricks]
+    misread = plays[5][S]
+    assert misread == plays[2][W].twin
+    tracker = _tracker(script, 5.0)
+    out, look = [], None
+    for i, (t, r) in enumerate(script_readings(script, 5.0)):
+        if i % 7:  # a recording looked at every 1.4 s: the frames between repeat that look
+            out += tracker.update(look, t, fresh=False)
+            continue
+        sc = r.current_trick.get(W)
+        if sc is not None and len(r.rows.get(W, [])) == 2 and sc.card is not None:
+            sc.card = misread
+        out += tracker.update(look := r, t)
+    out += tracker.end_of_stream(tracker.last_t + 1.0)
+    first = {}
+    for e in out:
+        if isinstance(e, TrickComplete):
+            first.setdefault(e.number, e)
+    assert dict(first[3].cards)[W] == misread  # read so at first
+    last = {e.number: e for e in out if isinstance(e, TrickComplete)}
+    assert dict(last[6].cards)[S] == misread
+    assert dict(last[3].cards)[W] == plays[2][W]
+    raised = {(e.seat, e.trick) for e in out if isinstance(e, Alert) and e.alert == "revoke"}
+    withdrawn = {(e.seat, e.trick) for e in out
+                 if isinstance(e, AlertWithdrawn) and e.alert == "revoke"}
+    assert (E, 3) not in raised - withdrawn

@@ -1981,8 +1981,8 @@ class TableTracker:
         all, where that other play was also read as a card no play of the deal was taken
         for: that play is its other card (preferans 11005: N's CQ read SQ four times and CQ
         once; his SQ, five tricks later, read SQ twice and so left unread). So it is where
-        that other play, taken for the card, is a revoke in its own trick: that play is then
-        left unknown."""
+        that other play, taken for the card, shows a revoke the deal does not show without
+        it: that play is then the card's twin, or unknown (:meth:`_as_twin_or_unknown`)."""
         named = {c for tr in done for s in tr.plays if (c := self._card_of(tr, s)) is not None}
         for tr in done:
             for seat, play in tr.plays.items():
@@ -2000,15 +2000,15 @@ class TableTracker:
                     take_as(holder, card, other)
                     named.add(other)
                     said = f"the card read as it in trick {old.number} {other}"
-                elif (revoke := self._revoke_in(old, holder_seat)) is not None \
-                        and revoke[0] == card:
-                    # taken for that card, the other play is a revoke: the rules doubt it,
-                    # and the face read as it here is taken (preferans 11302: N's SK read CK
-                    # twice "revoked" in trick 6; W's CK, read CK three times in trick 7, was
-                    # left unread). That play is left unread.
-                    holder.card = holder.latest = None
-                    holder.votes.clear()
-                    said = f"{holder_seat}'s card of trick {old.number}, read as it, was not"
+                elif self._shows_a_revoke(holder):
+                    # taken for that card, the other play shows a revoke - its player's, or,
+                    # as the card led, a follower's: the rules doubt it, and the face read as
+                    # it here is taken (preferans 11302: N's SK read CK twice "revoked" in
+                    # trick 6, W's CK, read three times at 1.00 a trick later, was left
+                    # unread; preferans 11506: N's CJ led, read SJ, made S's C7 a revoke)
+                    twin = self._as_twin_or_unknown(holder, card, named)
+                    said = (f"{holder_seat}'s card of trick {old.number}, read as it, was "
+                            + (str(twin) if twin is not None else "not"))
                 else:
                     continue
                 play.votes[card] += n
@@ -2019,6 +2019,40 @@ class TableTracker:
                     f"{seat}'s card of trick {tr.number} was {card}, and {said}", out)
                 for s in {seat, holder_seat}:
                     self._check_revokes(s, self.last_t, out)
+
+    def _revokes(self) -> set[tuple[Seat, int]]:
+        """Every (player, trick) whose card, as the plays are taken now, shows a revoke."""
+        return {(seat, k) for k, tr in self.tricks.items() for seat in tr.plays
+                if self._revoke_in(tr, seat) is not None}
+
+    def _shows_a_revoke(self, play: Play) -> bool:
+        """True when ``play``, as taken now, shows a revoke that the deal does not show
+        without it: its own player's (in its trick, or as a later card of a suit he did
+        not follow), or a follower's, as the card led."""
+        before = self._revokes()
+        kept = (play.card, play.latest, Counter(play.votes))
+        play.card = play.latest = None
+        play.votes.clear()
+        without = self._revokes()
+        play.card, play.latest, play.votes = kept
+        return bool(before - without)
+
+    def _as_twin_or_unknown(self, play: Play, card: Card, named: set[Card]) -> Card | None:
+        """``play``, taken for ``card`` but shown a revoke so, is the twin of ``card``
+        (returned) where nobody was taken for that and it shows no revoke either; else it is
+        left unknown (None returned)."""
+        play.card = play.latest = None
+        play.votes.clear()
+        without = self._revokes()
+        twin = card.twin
+        if twin in named or not self.game.in_deck(twin):
+            return None
+        play.card = play.latest = twin
+        if self._revokes() <= without:
+            named.add(twin)
+            return twin
+        play.card = play.latest = None
+        return None
 
     def _name_the_one_unseen(self, done: list[TrickState], out: list[Event]) -> None:
         """Where the deal uses the whole deck (bridge) and every card but one was read, each
