@@ -2678,6 +2678,33 @@ def test_a_face_misread_at_first_is_outvoted_by_looks_seconds_apart():
                                              E: Card.from_str("SQ")}
 
 
+def _looked_at_seconds_apart(script, seat, k, misread):  # type: ignore[no-untyped-def]
+    """The tracker's events for ``script`` looked at every 1.4 s (the frames between repeat
+    that look, as a recording's unchanged frames do), ``seat``'s face of trick ``k`` read
+    as ``misread`` in every look; the video's end included."""
+    tracker = _tracker(script, 5.0)
+    out, look = [], None
+    for i, (t, r) in enumerate(script_readings(script, 5.0)):
+        if i % 7:
+            out += tracker.update(look, t, fresh=False)
+            continue
+        sc = r.current_trick.get(seat)
+        if sc is not None and len(r.rows.get(seat, [])) == k - 1 and sc.card is not None:
+            sc.card = misread
+        out += tracker.update(look := r, t)
+    return out + tracker.end_of_stream(tracker.last_t + 1.0)
+
+
+def _first_and_last_reports(out):  # type: ignore[no-untyped-def]
+    """Each trick's first and last ``TrickComplete`` among the events ``out``."""
+    first, last = {}, {}
+    for e in out:
+        if isinstance(e, TrickComplete):
+            first.setdefault(e.number, e)
+            last[e.number] = e
+    return first, last
+
+
 def test_a_face_read_as_a_card_that_makes_an_earlier_play_a_revoke_is_that_card():
     """Preferans: W's H7, following the heart led to trick 1, is read D7 in every look - the
     card E plays to trick 2, read right every time. Taken for D7, W's play is a revoke (his
@@ -2689,23 +2716,9 @@ def test_a_face_read_as_a_card_that_makes_an_earlier_play_a_revoke_is_that_card(
     plays = [dict(tr.plays) for tr in script.deal.tricks]
     misread = plays[1][E]
     assert plays[0][W].suit != misread.suit
-    tracker = _tracker(script, 5.0)
-    out, look = [], None
-    for i, (t, r) in enumerate(script_readings(script, 5.0)):
-        if i % 7:  # a recording looked at every 1.4 s: the frames between repeat that look
-            out += tracker.update(look, t, fresh=False)
-            continue
-        sc = r.current_trick.get(W)
-        if sc is not None and not r.rows.get(W) and sc.card is not None:
-            sc.card = misread
-        out += tracker.update(look := r, t)
-    out += tracker.end_of_stream(tracker.last_t + 1.0)
-    first = {}
-    for e in out:
-        if isinstance(e, TrickComplete):
-            first.setdefault(e.number, e)
+    out = _looked_at_seconds_apart(script, W, 1, misread)
+    first, last = _first_and_last_reports(out)
     assert dict(first[1].cards)[W] == misread  # read so at first
-    last = {e.number: e for e in out if isinstance(e, TrickComplete)}
     assert dict(last[2].cards)[E] == misread
     assert dict(last[1].cards)[W] in (None, plays[0][W])
     raised = {(e.seat, e.trick) for e in out if isinstance(e, Alert) and e.alert == "revoke"}
@@ -2745,23 +2758,9 @@ def test_a_face_read_as_a_card_that_makes_the_lead_a_false_revoke_is_that_card()
     plays = [dict(tr.plays) for tr in script.deal.tricks]
     misread = plays[5][S]
     assert misread == plays[2][W].twin
-    tracker = _tracker(script, 5.0)
-    out, look = [], None
-    for i, (t, r) in enumerate(script_readings(script, 5.0)):
-        if i % 7:  # a recording looked at every 1.4 s: the frames between repeat that look
-            out += tracker.update(look, t, fresh=False)
-            continue
-        sc = r.current_trick.get(W)
-        if sc is not None and len(r.rows.get(W, [])) == 2 and sc.card is not None:
-            sc.card = misread
-        out += tracker.update(look := r, t)
-    out += tracker.end_of_stream(tracker.last_t + 1.0)
-    first = {}
-    for e in out:
-        if isinstance(e, TrickComplete):
-            first.setdefault(e.number, e)
+    out = _looked_at_seconds_apart(script, W, 3, misread)
+    first, last = _first_and_last_reports(out)
     assert dict(first[3].cards)[W] == misread  # read so at first
-    last = {e.number: e for e in out if isinstance(e, TrickComplete)}
     assert dict(last[6].cards)[S] == misread
     assert dict(last[3].cards)[W] == plays[2][W]
     raised = {(e.seat, e.trick) for e in out if isinstance(e, Alert) and e.alert == "revoke"}
