@@ -64,11 +64,12 @@ def record(video_args: list[str]) -> dict[str, Any]:
     source = VideoFileSource(Path(args.file), sample_fps=args.sample_fps or None,
                              decoder_threads=1)
     rate = min(source.fps, args.sample_fps) if args.sample_fps else source.fps
+    mode = "live" if args.thorough else "offline"  # as `trickvision video` sets them
     tracker = RecordingTracker(facts["game"], rate, seats=facts["seats"],
                                dealer=facts["dealer"], contract=facts["contract"],
-                               confirm_s=confirm_s(args, "offline"))
+                               confirm_s=confirm_s(args, mode))
     pipeline = VideoPipeline(make_analyzer(args, facts["game"], source.fps, beside_decoder=True),
-                             tracker, gate=make_gate(args, "offline"))
+                             tracker, gate=make_gate(args, mode))
     pipeline.run(source, read_ahead=True)
     return {"format": FORMAT, "init": tracker.init, "calls": tracker.calls,
             "truth": str(Path(args.truth).resolve()), "video": args.file}

@@ -63,3 +63,21 @@ def test_detail_sets_each_wrong_trick_against_the_truth(replay_tracker):  # type
         "trick 2: true N:HK E:H5 S:HA, won by S; read N:HK E:? S:HA, won by ?",
         "trick 3: true not reported; read not reported",
     ]
+
+
+def test_a_thorough_recording_looks_and_confirms_as_the_video_command_does(  # type: ignore[no-untyped-def]
+        replay_tracker, lhombre_game, tmp_path):
+    """`record ... --thorough` records what `trickvision video --thorough` feeds its tracker:
+    the live camera's confirmation time and looks, not the offline ones."""
+    from vision.video.gate import CONFIRM_S
+
+    runs = {}
+    for name, extra in (("offline", []), ("thorough", ["--thorough"])):
+        out = tmp_path / f"{name}.pkl"
+        assert replay_tracker.main(["record", "--out", str(out), str(lhombre_game.video),
+                                    "--analyzer", "truth", *extra]) == 0
+        runs[name] = pickle.loads(out.read_bytes())
+    assert runs["offline"]["init"][1]["confirm_s"] == CONFIRM_S["offline"]
+    assert runs["thorough"]["init"][1]["confirm_s"] == CONFIRM_S["live"]
+    fresh = {name: sum(1 for _, _, f in run["calls"] if f) for name, run in runs.items()}
+    assert fresh["thorough"] > fresh["offline"]
