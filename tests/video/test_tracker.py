@@ -2767,3 +2767,29 @@ def test_a_face_read_as_a_card_that_makes_the_lead_a_false_revoke_is_that_card()
     withdrawn = {(e.seat, e.trick) for e in out
                  if isinstance(e, AlertWithdrawn) and e.alert == "revoke"}
     assert (E, 3) not in raised - withdrawn
+
+
+def test_the_deals_reconstruction_moves_no_face_into_another_trick(monkeypatch):  # type: ignore[no-untyped-def]
+    """At the deal's end the tracker takes the whole deal's reconstruction for every trick it
+    settles - except where it puts a card the tracker saw a player lay in one trick into
+    another: faces come one trick at a time, and a row read a card off does not reorder
+    them (held-out bridge 11610: N's row read a card off, and the reconstruction swapped his
+    D4 and HT of tricks 11 and 12, both read right as they were laid)."""
+    import vision.video.tracker as tracker_module
+
+    def swapping(observation):  # type: ignore[no-untyped-def]
+        report = reconstruct(observation)
+        eleven, twelve = report.tricks[10].cards, report.tricks[11].cards
+        eleven[N], twelve[N] = twelve[N], eleven[N]
+        return report
+
+    monkeypatch.setattr(tracker_module, "reconstruct", swapping)
+    script = make_script("bridge", 1, n_tricks=13, hover=False)
+    plays = [dict(tr.plays) for tr in script.deal.tricks]
+    tracker = _tracker(script, 5.0)
+    out = []
+    for t, r in script_readings(script, 5.0):
+        out += tracker.update(r, t)
+    out += tracker.end_of_stream(tracker.last_t + 1.0)
+    _, last = _first_and_last_reports(out)
+    assert [dict(last[k].cards)[N] for k in (11, 12)] == [plays[10][N], plays[11][N]]

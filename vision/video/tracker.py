@@ -1942,13 +1942,19 @@ class TableTracker:
         leader wrong, which the tracker, trick by trick, does not undo (held-out bridge 6711:
         a jack read as a spade gave E trick 8, and the lead and win of 9 and 10; the rows and
         the rules of the whole deal give all three to N). A trick whose winner it leaves open, or a
-        card the tracker named, keeps its report."""
+        card the tracker named, keeps its report; so does one where it puts a card the
+        tracker saw a player lay in another trick."""
         tricks = self._whole_deal()
         if tricks is None or self.seats is None:
             return
         report = reconstruct(self.observation())
         if len(report.tricks) != len(tricks) or report.issues_of("row_length"):
             return  # rows repaired or not aligned with the tricks: no trick-by-trick match
+        laid: dict[Seat, dict[int, Card]] = {}
+        for number, reported in self._reported.items():
+            for seat, card in reported.cards:
+                if card is not None:
+                    laid.setdefault(seat, {})[number] = card
         for tr, settled in zip(tricks, report.tricks, strict=True):
             if settled.leader is None or settled.winner is None:
                 continue
@@ -1956,10 +1962,18 @@ class TableTracker:
             cards = [settled.cards.get(s) for s in order]
             said = self._reported.get(tr.number)
             before = dict(said.cards) if said is not None else {}
+            elsewhere = {seat: {c for k, c in by_trick.items() if k != tr.number}
+                         for seat, by_trick in laid.items()}
             if any(settled.cards.get(s) is None and before.get(s) is not None for s in order) or (
                     said is not None and (said.leader, said.winner, before)
                     == (settled.leader, settled.winner, settled.cards)):
                 continue  # it leaves open a card the tracker named, or says the same
+            if any(settled.cards.get(s) not in (None, before.get(s))
+                   and settled.cards.get(s) in elsewhere.get(s, set()) for s in order):
+                # it moves a card the tracker saw a player lay in another trick: his faces
+                # came one trick at a time, in that order, and a row read a card off does
+                # not reorder them (bridge 11610: N's D4 and HT of tricks 11 and 12 swapped)
+                continue
             for seat, card in zip(order, cards, strict=True):
                 play = tr.plays[seat]
                 if card is None:
