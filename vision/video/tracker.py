@@ -1950,11 +1950,11 @@ class TableTracker:
         report = reconstruct(self.observation())
         if len(report.tricks) != len(tricks) or report.issues_of("row_length"):
             return  # rows repaired or not aligned with the tricks: no trick-by-trick match
-        laid: dict[Seat, dict[int, Card]] = {}
-        for number, reported in self._reported.items():
+        laid: dict[Seat, set[Card]] = {}  # the cards each player was reported to lay
+        for reported in self._reported.values():
             for seat, card in reported.cards:
                 if card is not None:
-                    laid.setdefault(seat, {})[number] = card
+                    laid.setdefault(seat, set()).add(card)
         for tr, settled in zip(tricks, report.tricks, strict=True):
             if settled.leader is None or settled.winner is None:
                 continue
@@ -1962,15 +1962,14 @@ class TableTracker:
             cards = [settled.cards.get(s) for s in order]
             said = self._reported.get(tr.number)
             before = dict(said.cards) if said is not None else {}
-            elsewhere = {seat: {c for k, c in by_trick.items() if k != tr.number}
-                         for seat, by_trick in laid.items()}
             if any(settled.cards.get(s) is None and before.get(s) is not None for s in order) or (
                     said is not None and (said.leader, said.winner, before)
                     == (settled.leader, settled.winner, settled.cards)):
                 continue  # it leaves open a card the tracker named, or says the same
-            if any(settled.cards.get(s) not in (None, before.get(s))
-                   and settled.cards.get(s) in elsewhere.get(s, set()) for s in order):
-                # it moves a card the tracker saw a player lay in another trick: his faces
+            if any(c != before.get(s) and c in laid.get(s, set())
+                   for s in order if (c := settled.cards.get(s)) is not None):
+                # it moves a card the tracker saw a player lay in another trick (his card of
+                # this trick was reported as another, or unknown): his faces
                 # came one trick at a time, in that order, and a row read a card off does
                 # not reorder them (bridge 11610: N's D4 and HT of tricks 11 and 12 swapped)
                 continue
@@ -2014,13 +2013,13 @@ class TableTracker:
                     take_as(holder, card, other)
                     named.add(other)
                     said = f"the card read as it in trick {old.number} {other}"
-                elif self._shows_a_revoke(holder):
+                elif self._revokes() - (without := self._revokes_without(holder)):
                     # taken for that card, the other play shows a revoke - its player's, or,
                     # as the card led, a follower's: the rules doubt it, and the face read as
                     # it here is taken (preferans 11302: N's SK read CK twice "revoked" in
                     # trick 6, W's CK, read three times at 1.00 a trick later, was left
                     # unread; preferans 11506: N's CJ led, read SJ, made S's C7 a revoke)
-                    twin = self._as_twin_or_unknown(holder, card, named)
+                    twin = self._as_twin_or_unknown(holder, card, named, without)
                     said = (f"{holder_seat}'s card of trick {old.number}, read as it, was "
                             + (str(twin) if twin is not None else "not"))
                 else:
@@ -2039,25 +2038,24 @@ class TableTracker:
         return {(seat, k) for k, tr in self.tricks.items() for seat in tr.plays
                 if self._revoke_in(tr, seat) is not None}
 
-    def _shows_a_revoke(self, play: Play) -> bool:
-        """True when ``play``, as taken now, shows a revoke that the deal does not show
-        without it: its own player's (in its trick, or as a later card of a suit he did
-        not follow), or a follower's, as the card led."""
-        before = self._revokes()
+    def _revokes_without(self, play: Play) -> set[tuple[Seat, int]]:
+        """The deal's revokes (:meth:`_revokes`) were ``play`` unknown; ``play`` is left as it
+        was. Those it alone shows - its own player's, in its trick or as a later card of a
+        suit he did not follow, or a follower's, as the card led - are missing."""
         kept = (play.card, play.latest, Counter(play.votes))
         play.card = play.latest = None
         play.votes.clear()
         without = self._revokes()
         play.card, play.latest, play.votes = kept
-        return bool(before - without)
+        return without
 
-    def _as_twin_or_unknown(self, play: Play, card: Card, named: set[Card]) -> Card | None:
+    def _as_twin_or_unknown(self, play: Play, card: Card, named: set[Card],
+                            without: set[tuple[Seat, int]]) -> Card | None:
         """``play``, taken for ``card`` but shown a revoke so, is the twin of ``card``
-        (returned) where nobody was taken for that and it shows no revoke either; else it is
-        left unknown (None returned)."""
+        (returned) where nobody was taken for that and it shows no revoke beyond ``without``
+        (the deal's revokes with the play unknown); else it is left unknown (None)."""
         play.card = play.latest = None
         play.votes.clear()
-        without = self._revokes()
         twin = card.twin
         if twin in named or not self.game.in_deck(twin):
             return None
