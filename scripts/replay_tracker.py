@@ -9,8 +9,9 @@ that is a few per cent, and the tracker never sees pixels - only the readings
 (the offline gate and persistence) on a video with its ``.truth.json`` beside it and stores
 every ``update`` call; ``replay`` feeds those calls to the tracker code of the working tree
 and scores its events against the truth: tricks right, missed and invented, alerts found and
-false, and row cards whose confirmed orientation is not the true one. Recordings are Python
-pickles: replay only files you recorded yourself.
+false (and how long after the true moment each alert was raised, by the time of the reading
+that raised it), and row cards whose confirmed orientation is not the true one. Recordings
+are Python pickles: replay only files you recorded yourself.
 
 A change chosen by replaying some videos has to be checked on videos it was not chosen on
 (render new seeds with ``scripts/evaluate_video.py``), as with any tuning.
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import pickle
+import statistics
 import sys
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,8 @@ from vision.video.events import CardsTurned, Event, TrickComplete  # noqa: E402
 from vision.video.tracker import TableTracker  # noqa: E402
 
 FORMAT = 1
+#: An alert raised later than this after its moment misses the issue's goal.
+LATE_S = 1.0
 
 
 class RecordingTracker(TableTracker):
@@ -82,13 +86,19 @@ def replay(recording: dict[str, Any]) -> dict[str, Any]:
 
     args, kwargs = recording["init"]
     tracker = TableTracker(*args, **kwargs)
-    events = []
+    events: list[Event] = []
+    raised: list[float] = []  # the time of the reading that raised each event
     for reading, t, fresh in recording["calls"]:
-        events += tracker.update(reading, t, fresh=fresh)
+        new = tracker.update(reading, t, fresh=fresh)
+        events += new
+        raised += [t] * len(new)
     if recording["calls"]:
-        events += tracker.end_of_stream(recording["calls"][-1][1])
+        t_end = recording["calls"][-1][1]
+        new = tracker.end_of_stream(t_end)
+        events += new
+        raised += [t_end] * len(new)
     truth = load_truth(recording["truth"])
-    score = score_events(truth_events(truth), events)
+    score = score_events(truth_events(truth), events, confirmed=raised)
     true_rows = {(e.number, s): o for e in truth_events(truth) if isinstance(e, CardsTurned)
                  for s, o in e.orientations}
     wrong_rows = []
@@ -145,14 +155,18 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{args.out}: {len(data['calls'])} readings")
             return 0
         totals = [0] * 9
+        delays: list[float] = []
         for path in args.recordings:
             data = pickle.loads(path.read_bytes())
             if data.get("format") != FORMAT:
                 raise TrickvisionError(f"{path}: not a recording of this script")
             r = replay(data)
             s = r["score"]
+            late = " ".join(f"{d:.2f}" for d in sorted(s.alert_delays) if d > LATE_S)
             print(f"{path.name:32s} {s.summary()}; row cards wrong {len(r['wrong_rows'])}"
-                  f"/{r['rows']} {' '.join(r['wrong_rows'])}")
+                  f"/{r['rows']} {' '.join(r['wrong_rows'])}"
+                  + (f"; alerts late by {late} s" if late else ""))
+            delays += s.alert_delays
             if args.detail:
                 for line in r["details"]:
                     print(f"    {line}")
@@ -165,6 +179,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{totals[3]} invented; alerts {totals[4]} right, {totals[5]} false "
               f"({totals[8]} more raised and withdrawn); row cards wrong {totals[6]} of "
               f"{totals[7]}")
+        if delays:
+            print(f"alerts raised {statistics.median(delays):.2f} s after their moment "
+                  f"(median), {max(delays):.2f} s at most; "
+                  f"{sum(d <= LATE_S for d in delays)} of {len(delays)} within {LATE_S:g} s")
         return 0
     except (TrickvisionError, OSError, pickle.UnpicklingError) as exc:
         print(f"replay_tracker: {exc}", file=sys.stderr)

@@ -30,9 +30,15 @@ def test_record_then_replay_scores_the_play(replay_tracker, lhombre_game, tmp_pa
     result = replay_tracker.replay(data)
     assert result["score"].tricks_right == result["score"].tricks_true == 4
     assert result["wrong_rows"] == [] and result["rows"] == 12
+    # each alert timed from its true moment to the recorded reading that raised it
+    delays = result["score"].alert_delays
+    assert len(delays) == result["score"].alerts_found == 2
+    assert all(0.0 <= d < 5.0 for d in delays)
     capsys.readouterr()
     assert replay_tracker.main(["replay", str(out)]) == 0
-    assert "total: 4 of 4 tricks right, 0 missed, 0 invented" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "total: 4 of 4 tricks right, 0 missed, 0 invented" in printed
+    assert "alerts raised" in printed and "of 2 within 1 s" in printed
 
 
 def test_replay_refuses_other_files(replay_tracker, tmp_path, capsys):  # type: ignore[no-untyped-def]
