@@ -2793,3 +2793,57 @@ def test_the_deals_reconstruction_moves_no_face_into_another_trick(monkeypatch):
     out += tracker.end_of_stream(tracker.last_t + 1.0)
     _, last = _first_and_last_reports(out)
     assert [dict(last[k].cards)[N] for k in (11, 12)] == [plays[10][N], plays[11][N]]
+
+
+def test_a_completed_tricks_card_read_again_as_another_moves_the_win_and_the_next_lead():
+    """E leads DQ, S plays D2, W's DK is read HK at first and N plays D8: the trick is
+    complete, E's by the rules. The cards stay face up and W's face is read DK from then on:
+    the trick is W's, and trick 2 - whose first card, DJ, came from W - is led by W, not by
+    E (bridge 11706 live: trick 2 stood as E's till the deal's end, and trick 3's wrong lead
+    held back a true revoke alert for nine seconds)."""
+    tr = TableTracker("bridge", 10.0, contract=Contract(trump=None, declarer=N))
+    out, t = [], 0.0
+    for faces, n in (({E: "DQ"}, 5), ({E: "DQ", S: "D2"}, 5), ({E: "DQ", S: "D2", W: "HK"}, 5),
+                     ({E: "DQ", S: "D2", W: "HK", N: "D8"}, 3),
+                     ({E: "DQ", S: "D2", W: "DK", N: "D8"}, 12)):
+        for _ in range(n):
+            out += tr.update(reading(faceup=faces), t)
+            t += 0.1
+    first, last = _first_and_last_reports(out)
+    assert first[1].winner == E and dict(first[1].cards)[W] == Card.from_str("HK")
+    assert last[1].winner == W and dict(last[1].cards)[W] == Card.from_str("DK")
+    rows = {E: ["won", "lost"], S: ["lost", "won"], W: ["won", "lost"], N: ["lost", "won"]}
+    out += _play_tricks_from(tr, [((W, "DJ"), (N, "DA"), (E, "H3"), (S, "D4"))], t + 0.6,
+                             rows=[rows])
+    _, last = _first_and_last_reports(out)
+    assert last[2].leader == W and last[2].winner == N
+
+
+def test_a_row_card_seen_while_his_card_still_lies_face_up_waits_for_its_own_readings():
+    """A box counted twice shows a second card in N's row, read "won", from before N lays
+    his card of trick 2 until it is gathered. The look right after, the hand still on it,
+    reads his new row card "won" once; then it reads "lost", as it lies. The phantom's
+    seconds do not make that one look a confirmed turn: N turned trick 2 lost, and no
+    wrong turn is alerted (bridge 11706: N's turn was confirmed from one look, timed 3.5 s
+    before he had laid the card)."""
+    tr = TableTracker("bridge", 10.0, contract=Contract(trump=None, declarer=S))
+    out = _play_tricks(tr, [((W, "C2"), (N, "C3"), (E, "C4"), (S, "CA"))],
+                       rows=[{W: ["lost"], N: ["won"], E: ["lost"], S: ["won"]}])
+    t = tr.last_t + 0.1
+    rows = {W: ["lost"], N: ["won", "won"], E: ["lost"], S: ["won"]}  # N's second: a phantom
+    faces: dict[Seat, str] = {}
+    for seat, card in ((S, "D2"), (W, "DA"), (N, "D3"), (E, "D4")):
+        faces[seat] = card
+        for _ in range(5):
+            out += tr.update(reading(faceup=dict(faces), rows=rows), t)
+            t += 0.1
+    turned = {W: ["lost", "won"], N: ["won", "won"], E: ["lost", "won"], S: ["won", "lost"]}
+    for _ in range(5):  # the others turn theirs; N's still lies face up
+        out += tr.update(reading(faceup={N: "D3"}, rows=turned), t)
+        t += 0.1
+    out += tr.update(reading(rows=turned), t)  # gathered, the hand still on it
+    for i in range(1, 6):
+        out += tr.update(reading(rows={**turned, N: ["won", "lost"]}), t + 0.1 * i)
+    twos = [e for e in out if isinstance(e, CardsTurned) and e.number == 2]
+    assert twos and dict(twos[-1].orientations)[N] is Orientation.LOST
+    assert not [e for e in out if isinstance(e, Alert) and e.alert == "wrong_orientation"]

@@ -531,11 +531,23 @@ class TableTracker:
         while True:
             pos = self.row_len[seat] + 1
             ev = self._row_ev.get((seat, pos))
-            if ev is None or not self._persistent(ev) or not ev.decided():
+            if ev is None:
+                break
+            pending = self.tricks.get(pos)
+            play = pending.plays.get(seat) if pending is not None else None
+            if play is not None and face is not UNSET and face is not None and \
+                    face == majority(play):
+                # his card of that trick still lies face up: not turned yet - a row card now
+                # is a box counted twice (or a card the row strip found on the cloth): neither
+                # the way it lies nor how long it has been seen says anything of his turn,
+                # which is read from the looks after his card is gone
+                ev.votes.clear()
+                ev.first_t, ev.n = t, 1
+                break
+            if not self._persistent(ev) or not ev.decided():
                 break
             if not self._trick_down(seat, pos):
                 break  # nobody turns his card before the trick is complete
-            pending = self.tricks.get(pos)
             if self.faces_read and (pending is None or seat not in pending.plays) and \
                     seat not in self._face_ev:
                 if ev.first_t < self._row_grew_t.get(seat, -math.inf):
@@ -547,18 +559,10 @@ class TableTracker:
                     # faces are seen here, yet his card of that trick never was: a row card
                     # without one must last longer before it stands for a play
                     break
-            play = pending.plays.get(seat) if pending is not None else None
             if play is None and wait_for_faces and self._trick_in_play(pending, seat, t, face):
                 # the trick is still being played and he has no play to it yet: a row card
                 # now is a box counted twice, or his card turned before the others' - either
                 # way it waits for them; the way it lay so far says nothing of his turn
-                ev.votes.clear()
-                break
-            if play is not None and face is not UNSET and face is not None and \
-                    face == majority(play):
-                # his card of that trick still lies face up: not turned yet - a row card now
-                # is a box counted twice (or a card the row strip found on the cloth), and
-                # the way it lies says nothing of his turn
                 ev.votes.clear()
                 break
             if face is not UNSET and (play is None or face is None) and \
@@ -766,9 +770,12 @@ class TableTracker:
                     (same or self._seen_lately(last.last_seen, t)
                      or self._read_in_last_look(last, played, seat)) and \
                     (same or not self._held_by_another_play(played, seat, card)):
+                before = majority(last)
                 last.votes[card] += 1
                 last.latest = card
                 last.last_read = t
+                if self.tricks[played].completed and majority(last) != before:
+                    self._read_again(self.tricks[played], out)
                 if last.card is None and not self.tricks[played].completed:
                     last.card = card  # read at last: it may prove an earlier revoke
                     self._check_revokes(seat, t, out)
@@ -2138,6 +2145,23 @@ class TableTracker:
                           for (seat, i), card in sorted(changed.items(),
                                                         key=lambda kv: (kv[0][1], kv[0][0])))
         self._withdraw_revokes_undone(f"named from the rest of the deal: {named}", out)
+
+    def _read_again(self, tr: TrickState, out: list[Event]) -> None:
+        """A card of the completed trick ``tr``, still face up, is now read more often as
+        another card than as the one the trick was completed with: the trick is reported
+        again, and where that changes its winner, the completed tricks after it are led
+        again from the new winner where the times agree (:meth:`_lead_again`). (Bridge
+        11706, live: W's DK read HK at first gave trick 2 to E, who was then taken to lead
+        trick 3; read DK from then on, the trick stayed E's until the deal's end, and the
+        wrong lead of trick 3 held back a true revoke alert for nine seconds.)"""
+        winner = tr.winner
+        self._recomplete(tr, out)
+        if tr.winner == winner:
+            return
+        done = [tr]
+        while (nxt := self.tricks.get(done[-1].number + 1)) is not None and nxt.completed:
+            done.append(nxt)
+        self._lead_again(done, out)
 
     def _lead_again(self, done: list[TrickState], out: list[Event]) -> None:
         """After the deal's end named cards again: a trick whose winner changed makes another
