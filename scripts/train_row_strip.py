@@ -26,6 +26,10 @@ Steps (each skipped when its output exists, unless --force):
 and row reader find there (``data/detected``), labelled with the true cards each holds, and
 validation strips made the same way (``data/val_detected``, ``--val-scenes`` scenes from seed
 4.7e9), whose count is printed beside the true rows' each epoch.
+``--camera N`` does the same for the fixed camera instead: frames drawn at random moments of
+N animated deals (``--frames-per-deal``, JPEG-compressed like a stream's), strips cut along the
+rows that the camera's own analyser finds in them (``vision.video.pipeline``'s detector and
+settings), each matched to the true row lying there by place.
 ``--init best.pt`` continues an earlier run; ``--seed-offset K`` renders new training scenes
 (seeds 4e9 + K + i) into another ``--data`` folder (``--detected-offset K``: the detector's
 rows of scenes 4.2e9 + K + i), and ``--more-data DIR[,DIR...]`` trains on that folder's
@@ -53,6 +57,11 @@ VAL_SEED = 4_500_000_000
 #: Scenes whose strips run along the detector's rows (``--detected``), and their validation.
 DETECTED_SEED = 4_200_000_000
 DETECTED_VAL_SEED = 4_700_000_000
+#: Animated deals whose frames give strips along the fixed camera's rows (``--camera``), and
+#: their validation; deals per task.
+CAMERA_SEED = 4_300_000_000
+CAMERA_VAL_SEED = 4_800_000_000
+CAMERA_CHUNK = 10
 GAMES = ("bridge", "preferans", "lhombre")
 STAGES = ("end", "mid", "faceup", "end")
 SIZES = ((1920, 1080), (1280, 960), (1280, 720), (640, 480), (1024, 768))
@@ -159,8 +168,84 @@ def _detected_chunk(args: tuple[str, int, int]) -> tuple[str, int]:
     return out_file, len(strips)
 
 
+def _matching_true_row(quads: np.ndarray, truth: dict[str, np.ndarray]) -> np.ndarray | None:
+    """The true row whose cards lie nearest the boxes ``quads`` of a row found in a frame
+    (median distance of each box's middle to the nearest true card's), or None when none
+    lies within a card's short side: matched by place, not by the seat the reader gave."""
+    middles = quads.mean(axis=1)
+    short = float(np.median(np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1)))
+    best, best_d = None, math.inf
+    for true in truth.values():
+        d = np.linalg.norm(middles[:, None] - true.mean(axis=1)[None], axis=2).min(axis=1)
+        if float(np.median(d)) < best_d:
+            best, best_d = true, float(np.median(d))
+    return best if best_d < short else None
+
+
+def _frame_true_rows(cards: list[dict]) -> dict[str, np.ndarray]:
+    """Each seat's row in one animated frame's truth: its row cards' corners in laying
+    order (the cards of the trick in play, face up in the middle, are not in a row)."""
+    rows: dict[str, list[dict]] = {}
+    for card in cards:
+        if card["row_position"] is not None and card["seat"] and not card["in_current_trick"]:
+            rows.setdefault(card["seat"], []).append(card)
+    return {seat: np.array([c["quad"] for c in sorted(row, key=lambda c: c["row_position"])],
+                           dtype=np.float64) for seat, row in rows.items()}
+
+
+def _camera_chunk(args: tuple[str, int, int, int]) -> tuple[str, int]:
+    """Strips along the rows the fixed camera's analyser finds (its own detector, settings
+    and filters; no row strips, no faces) in frames of animated deals - hands over the rows,
+    cards half turned, long tight rows, a stream's JPEG blocks - labelled with the true cards
+    of the row that lies there."""
+    import cv2
+
+    from vision.detect.strips import STRIP_HEIGHT, cut_strip, strip_frame
+    from vision.synth.video import training_script
+    from vision.table.rows import measure
+    from vision.video.pipeline import PhotoAnalyzerAdapter
+
+    out_file, first_seed, n, per_deal = args
+    readers = {g: PhotoAnalyzerAdapter(g, changed_region=False, row_strips=False,
+                                       identity_reader=False).inner for g in GAMES}
+    strips, centres, across = [], [], []
+    for i in range(n):
+        seed = first_seed + i
+        rng = np.random.default_rng([seed, 0x5791])
+        script = training_script(seed, rng, GAMES)
+        picks = rng.choice(script.n_frames, size=min(per_deal, script.n_frames), replace=False)
+        for index in sorted(int(x) for x in picks):
+            frame = next(script.frames(start=index, stop=index + 1))
+            ok, jpeg = cv2.imencode(".jpg", frame.image,
+                                    [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(45, 86))])
+            image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+            truth = _frame_true_rows(frame.cards)
+            reading = readers[script.game].read(image)
+            for cards in reading.rows.values():
+                if len(cards) < 2:
+                    continue
+                quads = np.stack([c.quad for c in cards])
+                true = _matching_true_row(quads, truth)
+                if true is None:
+                    continue
+                strip = strip_frame(quads, rng if rng.random() < 0.5 else None)
+                middle = true.mean(axis=1)
+                x = strip.to_strip(middle)
+                off = (middle - strip.origin) @ strip.normal * strip.scale
+                inside = (np.abs(off) < STRIP_HEIGHT / 2) & (x >= 0) & (x <= strip.width)
+                strips.append(cut_strip(image, strip))
+                centres.append(x[inside].astype(np.float32))
+                long_axis = measure(true[inside]).long_axis if inside.any() else np.zeros((0, 2))
+                across.append((np.abs(long_axis @ strip.direction) < np.sqrt(0.5))
+                              .astype(np.uint8))
+    np.savez(out_file, strips=_objects(strips), centres=_objects(centres),
+             across=_objects(across))
+    return out_file, len(strips)
+
+
 def generate(data: Path, n_train: int, n_val: int, procs: int, seed_offset: int = 0,
-             detected: int = 0, detected_offset: int = 0) -> None:
+             detected: int = 0, detected_offset: int = 0, camera: int = 0,
+             frames_per_deal: int = 8) -> None:
     from small_model_options import render_split
 
     for split, n, base in (("train", n_train, TRAIN_SEED + seed_offset), ("val", n_val, VAL_SEED)):
@@ -170,6 +255,12 @@ def generate(data: Path, n_train: int, n_val: int, procs: int, seed_offset: int 
                      _detected_chunk, (), procs, unit="strips")
         render_split(data, "val_detected", DETECTED_VAL_SEED, n_val, CHUNK, _detected_chunk,
                      (), procs, unit="strips")
+    if camera:
+        # the camera's rows take the place of the photo detector's (one or the other)
+        render_split(data, "detected", CAMERA_SEED + detected_offset, camera, CAMERA_CHUNK,
+                     _camera_chunk, (frames_per_deal,), procs, unit="strips")
+        render_split(data, "val_detected", CAMERA_VAL_SEED, max(1, n_val // frames_per_deal),
+                     CAMERA_CHUNK, _camera_chunk, (frames_per_deal,), procs, unit="strips")
 
 
 def load(folder: Path) -> tuple[list, list, list]:
@@ -394,12 +485,20 @@ def main(argv: list[str] | None = None) -> int:
                         help="also N scenes' strips along the rows the shipped detector finds "
                              "(seeds 4.2e9 upwards), labelled with the true cards in them")
     parser.add_argument("--detected-offset", type=int, default=0, metavar="K",
-                        help="added to the seeds of --detected's scenes")
+                        help="added to the seeds of --detected's (or --camera's) scenes")
+    parser.add_argument("--camera", type=int, default=0, metavar="N",
+                        help="instead of --detected: N animated deals' frames, their strips "
+                             "along the rows the fixed camera's analyser finds (seeds 4.3e9 "
+                             "upwards), labelled with the true cards in them")
+    parser.add_argument("--frames-per-deal", type=int, default=8,
+                        help="frames drawn at random moments of each --camera deal")
     args = parser.parse_args(argv)
+    if args.detected and args.camera:
+        parser.error("--detected and --camera fill the same strips: give one of them")
 
     data, run = folders(args)
     generate(data, args.scenes, args.val_scenes, args.procs, args.seed_offset, args.detected,
-             args.detected_offset)
+             args.detected_offset, args.camera, args.frames_per_deal)
     if args.only_data:
         return 0
     weights = run / "best.pt"
