@@ -2164,13 +2164,13 @@ class TableTracker:
         self._lead_again(done, out)
 
     def _lead_again(self, done: list[TrickState], out: list[Event]) -> None:
-        """After the deal's end named cards again: a trick whose winner changed makes another
-        player the next trick's leader. Where the next trick's first card was seen at that
-        player's place (the order of appearance agrees, as it did not with the old leader)
-        and its cards are all known, it is led again from him and won by the rules; and so on
-        down the deal. (Held-out bridge 9924: S's CQ read SQ, a trump, gave him trick 5 and the
-        lead of 6 and 7; named back at the end, trick 5 went to W, but 6 and 7 kept S as
-        leader and winner.)"""
+        """After cards were named again (at the deal's end, or a face read again while it lay
+        face up): a trick whose winner changed makes another player the next trick's leader.
+        Where the next trick's first card was seen at that player's place (the order of
+        appearance agrees, as it did not with the old leader) and its cards are all known, it
+        is led again from him and won by the rules; and so on down the deal. (Held-out
+        bridge 9924: S's CQ read SQ, a trump, gave him trick 5 and the lead of 6 and 7; named
+        back at the end, trick 5 went to W, but 6 and 7 kept S as leader and winner.)"""
         assert self.seats is not None
         if not self.trump_known:
             return  # no winner by the rules
@@ -2184,7 +2184,7 @@ class TableTracker:
             cards = cards_in(tr, order)
             if any(c is None for c in cards):
                 continue
-            tr.leader = new
+            tr.leader, tr.order_agrees = new, True
             tr.winner, tr.winner_source = self._rules_winner(order, cards), "rules"
             self._report_trick(tr, ("complete", tr.number, "lead", new, tuple(cards),
                                     tr.winner), max(p.t for p in tr.plays.values()),
