@@ -128,15 +128,31 @@ def _true_rows(scene, factor: float) -> dict[str, np.ndarray]:  # noqa: ANN001
             for seat, cards in rows.items()}
 
 
+def _labelled_strip(image: np.ndarray, quads: np.ndarray, true: np.ndarray,
+                    rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A strip cut along the boxes ``quads`` of a row found in ``image`` (its frame jittered
+    half the time), with the strip x of the centres of the true row cards ``true`` that lie
+    in it and whether each lies across the row."""
+    from vision.detect.strips import STRIP_HEIGHT, cut_strip, strip_frame
+    from vision.table.rows import measure
+
+    frame = strip_frame(quads, rng if rng.random() < 0.5 else None)
+    middle = true.mean(axis=1)
+    x = frame.to_strip(middle)
+    off = (middle - frame.origin) @ frame.normal * frame.scale
+    inside = (np.abs(off) < STRIP_HEIGHT / 2) & (x >= 0) & (x <= frame.width)
+    long_axis = measure(true[inside]).long_axis if inside.any() else np.zeros((0, 2))
+    return (cut_strip(image, frame), x[inside].astype(np.float32),
+            (np.abs(long_axis @ frame.direction) < np.sqrt(0.5)).astype(np.uint8))
+
+
 def _detected_chunk(args: tuple[str, int, int]) -> tuple[str, int]:
     """Strips along the rows the shipped detector and row reader find (without the strips
     themselves), labelled with the true cards of that seat's row that lie in the strip: the
     rows the network meets in use - a box missing, one too many, a row's line bent by a
     misplaced box - rather than true rows jittered."""
     from vision.detect.onnx_detector import CardDetector
-    from vision.detect.strips import STRIP_HEIGHT, cut_strip, strip_frame
     from vision.pipeline import PhotoAnalyzer
-    from vision.table.rows import measure
 
     out_file, first_seed, n = args
     detector = CardDetector(threads=1)
@@ -153,16 +169,11 @@ def _detected_chunk(args: tuple[str, int, int]) -> tuple[str, int]:
             true = truth.get(seat.name)
             if true is None or len(cards) < 2:
                 continue
-            frame = strip_frame(np.stack([c.quad for c in cards]),
-                                rng if rng.random() < 0.5 else None)
-            middle = true.mean(axis=1)
-            x = frame.to_strip(middle)
-            off = (middle - frame.origin) @ frame.normal * frame.scale
-            inside = (np.abs(off) < STRIP_HEIGHT / 2) & (x >= 0) & (x <= frame.width)
-            strips.append(cut_strip(image, frame))
-            centres.append(x[inside].astype(np.float32))
-            long_axis = measure(true[inside]).long_axis if inside.any() else np.zeros((0, 2))
-            across.append((np.abs(long_axis @ frame.direction) < np.sqrt(0.5)).astype(np.uint8))
+            strip, x, flags = _labelled_strip(image, np.stack([c.quad for c in cards]), true,
+                                              rng)
+            strips.append(strip)
+            centres.append(x)
+            across.append(flags)
     np.savez(out_file, strips=_objects(strips), centres=_objects(centres),
              across=_objects(across))
     return out_file, len(strips)
@@ -200,9 +211,7 @@ def _camera_chunk(args: tuple[str, int, int, int]) -> tuple[str, int]:
     of the row that lies there."""
     import cv2
 
-    from vision.detect.strips import STRIP_HEIGHT, cut_strip, strip_frame
     from vision.synth.video import training_script
-    from vision.table.rows import measure
     from vision.video.pipeline import PhotoAnalyzerAdapter
 
     out_file, first_seed, n, per_deal = args
@@ -228,16 +237,10 @@ def _camera_chunk(args: tuple[str, int, int, int]) -> tuple[str, int]:
                 true = _matching_true_row(quads, truth)
                 if true is None:
                     continue
-                strip = strip_frame(quads, rng if rng.random() < 0.5 else None)
-                middle = true.mean(axis=1)
-                x = strip.to_strip(middle)
-                off = (middle - strip.origin) @ strip.normal * strip.scale
-                inside = (np.abs(off) < STRIP_HEIGHT / 2) & (x >= 0) & (x <= strip.width)
-                strips.append(cut_strip(image, strip))
-                centres.append(x[inside].astype(np.float32))
-                long_axis = measure(true[inside]).long_axis if inside.any() else np.zeros((0, 2))
-                across.append((np.abs(long_axis @ strip.direction) < np.sqrt(0.5))
-                              .astype(np.uint8))
+                strip, x, flags = _labelled_strip(image, quads, true, rng)
+                strips.append(strip)
+                centres.append(x)
+                across.append(flags)
     np.savez(out_file, strips=_objects(strips), centres=_objects(centres),
              across=_objects(across))
     return out_file, len(strips)
