@@ -2891,3 +2891,23 @@ def test_a_wrong_turn_in_a_row_read_at_unexplained_lengths_is_not_alerted(unstea
     alerted = {(e.seat, e.trick) for e in out if isinstance(e, Alert)
                and e.alert == "wrong_orientation"}
     assert alerted == (set() if unsteady else {(N, 6)})
+
+
+def test_a_face_laid_from_its_first_looks_takes_its_later_readings_seconds_apart():
+    """N's SJ is read S2 in the two looks that lay it, then SJ in every look, 1.5 s apart,
+    beside S's card: those readings are N's card read again, not a card he played next, and
+    they outvote the first two (l'hombre 11702: N's SJ, laid from its first look as S2, kept
+    none of its 22 readings as SJ and was left unread at the deal's end)."""
+    tr = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S)
+    looks = [({S: "C6"}, 0.0), ({S: "C6"}, 0.4), ({S: "C6", N: "S2"}, 0.9),
+             ({S: "C6", N: "S2"}, 1.3)]
+    looks += [({S: "C6", N: "SJ"}, t) for t in (2.8, 4.3, 5.8, 7.3)]
+    looks += [({S: "C6", N: "SJ", E: "C9"}, t) for t in (8.8, 9.2, 9.6)]
+    out = []
+    for faces, t in looks:
+        out += tr.update(reading(faceup=faces), t)
+    for i in range(6):
+        out += tr.update(reading(rows={N: ["lost"], E: ["won"], S: ["lost"]}), 10.0 + 0.4 * i)
+    done = [e for e in out if isinstance(e, TrickComplete) and e.number == 1]
+    assert done and dict(done[-1].cards)[N] == Card.from_str("SJ")
+    assert not [e for e in out if isinstance(e, CardLaid) and e.trick == 2]

@@ -878,7 +878,7 @@ class TableTracker:
             self._lay_glimpsed(k, out, only=seat)
             k += 1
         self._lay(seat, k, card, ev.first_t, out, votes=ev.votes, soft=ev.soft,
-                  latest=ev.latest, blocked=ev.blocked)
+                  latest=ev.latest, blocked=ev.blocked, last_read=ev.last_t)
 
     def _seen_lately(self, seen: float, t: float) -> bool:
         """True when something last seen at ``seen`` was seen within ``_SAME_CARD_GAP_S`` of
@@ -1144,7 +1144,10 @@ class TableTracker:
     def _lay(self, seat: Seat, k: int, card: Card | None, t: float, out: list[Event],
              votes: Counter | None = None, from_row: bool = False,
              soft: SoftVotes | None = None, latest: Card | None = None,
-             blocked: Counter | None = None) -> None:
+             blocked: Counter | None = None, last_read: float = -math.inf) -> None:
+        """Lay ``seat``'s play to trick ``k``; ``last_read``: when its face evidence was last
+        read (the play's readings as another card in the next look then still count as its
+        votes, :meth:`_read_in_last_look`)."""
         if (self.seats is not None and seat not in self.seats) or k > self.game.hand_size:
             return  # not at this table, or a play after the last trick: a card seen again
         tr = self._trick(k)
@@ -1153,7 +1156,7 @@ class TableTracker:
         known = Counter({c: n for c, n in (votes or Counter([card])).items() if c is not None})
         tr.plays[seat] = Play(card=card, t=t, votes=known, from_row=from_row,
                                soft=soft if soft is not None else SoftVotes(), latest=latest,
-                               blocked=Counter(blocked or ()))
+                               blocked=Counter(blocked or ()), last_read=last_read)
         if self.seats is None and len(tr.plays) >= self.game.n_players and k == 1:
             self.seats = tuple(sorted(tr.plays))
         self._emit(("laid", k, seat), CardLaid(t=t, deal=self.deal, seat=seat, card=card,
