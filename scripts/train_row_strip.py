@@ -146,6 +146,16 @@ def _labelled_strip(image: np.ndarray, quads: np.ndarray, true: np.ndarray,
             (np.abs(long_axis @ frame.direction) < np.sqrt(0.5)).astype(np.uint8))
 
 
+def _save_strips(out_file: str, samples: list[tuple[np.ndarray, np.ndarray, np.ndarray]]
+                 ) -> tuple[str, int]:
+    """Write (strip, centres, across) samples as one chunk file; (file, how many)."""
+    strips, centres, across = (list(column) for column in zip(*samples, strict=True)) \
+        if samples else ([], [], [])
+    np.savez(out_file, strips=_objects(strips), centres=_objects(centres),
+             across=_objects(across))
+    return out_file, len(samples)
+
+
 def _detected_chunk(args: tuple[str, int, int]) -> tuple[str, int]:
     """Strips along the rows the shipped detector and row reader find (without the strips
     themselves), labelled with the true cards of that seat's row that lie in the strip: the
@@ -158,7 +168,7 @@ def _detected_chunk(args: tuple[str, int, int]) -> tuple[str, int]:
     detector = CardDetector(threads=1)
     analyzers = {g: PhotoAnalyzer(game=g, detector=detector, identity_reader=False,
                                   row_strips=False) for g in GAMES}
-    strips, centres, across = [], [], []
+    samples: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     for i in range(n):
         seed = first_seed + i
         rng = np.random.default_rng(seed)
@@ -169,14 +179,8 @@ def _detected_chunk(args: tuple[str, int, int]) -> tuple[str, int]:
             true = truth.get(seat.name)
             if true is None or len(cards) < 2:
                 continue
-            strip, x, flags = _labelled_strip(image, np.stack([c.quad for c in cards]), true,
-                                              rng)
-            strips.append(strip)
-            centres.append(x)
-            across.append(flags)
-    np.savez(out_file, strips=_objects(strips), centres=_objects(centres),
-             across=_objects(across))
-    return out_file, len(strips)
+            samples.append(_labelled_strip(image, np.stack([c.quad for c in cards]), true, rng))
+    return _save_strips(out_file, samples)
 
 
 def _matching_true_row(quads: np.ndarray, truth: dict[str, np.ndarray]) -> np.ndarray | None:
@@ -217,7 +221,7 @@ def _camera_chunk(args: tuple[str, int, int, int]) -> tuple[str, int]:
     out_file, first_seed, n, per_deal = args
     readers = {g: PhotoAnalyzerAdapter(g, changed_region=False, row_strips=False,
                                        identity_reader=False).inner for g in GAMES}
-    strips, centres, across = [], [], []
+    samples: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     for i in range(n):
         seed = first_seed + i
         rng = np.random.default_rng([seed, 0x5791])
@@ -237,13 +241,8 @@ def _camera_chunk(args: tuple[str, int, int, int]) -> tuple[str, int]:
                 true = _matching_true_row(quads, truth)
                 if true is None:
                     continue
-                strip, x, flags = _labelled_strip(image, quads, true, rng)
-                strips.append(strip)
-                centres.append(x)
-                across.append(flags)
-    np.savez(out_file, strips=_objects(strips), centres=_objects(centres),
-             across=_objects(across))
-    return out_file, len(strips)
+                samples.append(_labelled_strip(image, quads, true, rng))
+    return _save_strips(out_file, samples)
 
 
 def generate(data: Path, n_train: int, n_val: int, procs: int, seed_offset: int = 0,
