@@ -96,14 +96,6 @@ from vision.video.evidence import (
     turn_time,
 )
 
-#: A row read at a length the tracker cannot explain (neither its confirmed length nor one
-#: card more) in this share of the fresh looks at it, over at least ``_UNSTEADY_MIN_LOOKS``
-#: looks once it holds three cards, is unsteady: its cards' places are unsure, and a card
-#: seen there turned the wrong way is not alerted on (chosen on the recorded inputs of 100
-#: videos: of the wrong-orientation alerts raised without this rule, those in rows above it
-#: were 5 false and 1 true, those in rows below it 4 false and 97 true).
-_UNSTEADY_SHARE = 0.15
-_UNSTEADY_MIN_LOOKS = 20
 _SAME_CARD_GAP_S = 1.0  # a face read again within this time of the last sighting: same card
 #: ... or within this time, when his row read whole in the same look does not hold that card
 #: yet (a row is slow to show a turn - hands, a card missed - but not by a whole trick)
@@ -245,10 +237,6 @@ class TableTracker:
         # when a fresh reading last showed his row whole and no longer than confirmed
         self._row_whole_t: dict[Seat, float] = {}
         self._row_grew_t: dict[Seat, float] = {}  # when his row's last card was confirmed
-        # fresh looks at his row of three cards or more, and those that read it at a length
-        # neither confirmed nor one card more (see _row_unsteady)
-        self._row_looks: Counter = Counter()
-        self._row_looks_off: Counter = Counter()
         self._short_alerted: dict[Seat, int] = {}  # cards missing from a row, already alerted
         self._long_alerted: set[Seat] = set()  # rows alerted as too long (by either rule)
         self._emitted: set[tuple] = set()
@@ -505,9 +493,6 @@ class TableTracker:
     def _see_row(self, seat: Seat, length: int, orients: dict[int, Orientation], t: float,
                  out: list[Event], face: object = UNSET) -> None:
         confirmed = self.row_len[seat]
-        if self._fresh and confirmed >= 3:
-            self._row_looks[seat] += 1
-            self._row_looks_off[seat] += length not in (confirmed, confirmed + 1)
         if length > confirmed:
             length, orients = self._without_inserted_card(seat, length, orients)
         elif length == confirmed:
@@ -1583,8 +1568,6 @@ class TableTracker:
             self._doubtful.add((seat, tr.number))  # wait for more readings of that card
         elif o is not expected and self._row_shifted(seat, tr.number):
             self._doubtful.add((seat, tr.number))  # the row is read a card off, not turned wrong
-        elif o is not expected and self._row_unsteady(seat):
-            self._doubtful.add((seat, tr.number))  # a card of a row whose places are unsure
         elif o is not expected and self._misfits(tr, tr.winner) >= 2:
             # one card turned the wrong way leaves one row at odds with the rules' winner;
             # two or more are cards misread (or a face that named the wrong winner)
@@ -1594,17 +1577,6 @@ class TableTracker:
             self._alert("wrong_orientation", seat, tr.number, t_seen, out,
                         f"{seat} turned trick {tr.number} as {o.value}, but {who} won it "
                         f"(should be {expected.value})")
-
-    def _row_unsteady(self, seat: Seat) -> bool:
-        """True when ``seat``'s row is read at a length the tracker cannot explain in
-        :data:`_UNSTEADY_SHARE` of the fresh looks at it or more: cards laid so tightly that
-        the reader often takes two for one or one for two, or a row often under a hand.
-        Which card of it lies where is unsure, so a card of it read the wrong way is as likely
-        its neighbour. (Held-out bridge 11403 and 11610: N's tight rows read 7 to 14 cards
-        long while they held 12; four false wrong-orientation alerts.)"""
-        looks = self._row_looks[seat]
-        return looks >= _UNSTEADY_MIN_LOOKS and \
-            self._row_looks_off[seat] >= _UNSTEADY_SHARE * looks
 
     def _row_shifted(self, seat: Seat, upto: int) -> bool:
         """True when ``seat``'s row disagrees with the rules' winners at two or more of tricks
