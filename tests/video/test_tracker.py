@@ -2657,25 +2657,34 @@ def test_a_recording_ending_on_the_last_turn_gets_that_tricks_winner_from_the_ro
     assert reconstruct(tracker.observation()).tricks[-1].winner == last.winner
 
 
+def _first_trick_after_looks(looks, t_rows):  # type: ignore[no-untyped-def]
+    """A l'hombre table (S deals) read in ``looks`` (faces, time), then its first trick's
+    rows turned (N lost, E won, S lost) from ``t_rows``: the events and the last report of
+    trick 1."""
+    tr = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S)
+    out = []
+    for faces, t in looks:
+        out += tr.update(reading(faceup=faces), t)
+    for i in range(6):
+        out += tr.update(reading(rows={N: ["lost"], E: ["won"], S: ["lost"]}), t_rows + 0.4 * i)
+    done = [e for e in out if isinstance(e, TrickComplete) and e.number == 1]
+    assert done
+    return out, done[-1]
+
+
 def test_a_face_misread_at_first_is_outvoted_by_looks_seconds_apart():
     """A recording is looked at seconds apart at times. N's CQ is read SQ in the first
     looks, then CQ in five looks, 2.7 s after the last and then about 1.5 s apart, while S's
     card of the trick lies beside it all along: those are readings of N's card, not of a
     card he played next. N's card is CQ, and E's SQ, laid last, is his own (l'hombre 11012:
     N's CQ stood as SQ, E's SQ was kept out, and two tricks went wrong)."""
-    tr = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S)
     looks = [({N: "SQ"}, 0.0), ({N: "SQ"}, 0.4), ({N: "SQ", S: "C6"}, 0.9),
              ({N: "SQ", S: "C6"}, 1.3)]
     looks += [({N: "CQ", S: "C6"}, t) for t in (4.0, 4.4, 5.9, 6.3, 7.8)]
     looks += [({N: "CQ", S: "C6", E: "SQ"}, t) for t in (8.2, 8.6, 9.0)]
-    out = []
-    for faces, t in looks:
-        out += tr.update(reading(faceup=faces), t)
-    for i in range(6):
-        out += tr.update(reading(rows={N: ["lost"], E: ["won"], S: ["lost"]}), 9.4 + 0.4 * i)
-    done = [e for e in out if isinstance(e, TrickComplete) and e.number == 1]
-    assert done and dict(done[-1].cards) == {N: Card.from_str("CQ"), S: Card.from_str("C6"),
-                                             E: Card.from_str("SQ")}
+    _, done = _first_trick_after_looks(looks, 9.4)
+    assert dict(done.cards) == {N: Card.from_str("CQ"), S: Card.from_str("C6"),
+                                E: Card.from_str("SQ")}
 
 
 def _looked_at_seconds_apart(script, seat, k, misread):  # type: ignore[no-untyped-def]
@@ -2854,16 +2863,10 @@ def test_a_face_laid_from_its_first_looks_takes_its_later_readings_seconds_apart
     beside S's card: those readings are N's card read again, not a card he played next, and
     they outvote the first two (l'hombre 11702: N's SJ, laid from its first look as S2, kept
     none of its 22 readings as SJ and was left unread at the deal's end)."""
-    tr = TableTracker("lhombre", 8.0, seats=(N, E, S), dealer=S)
     looks = [({S: "C6"}, 0.0), ({S: "C6"}, 0.4), ({S: "C6", N: "S2"}, 0.9),
              ({S: "C6", N: "S2"}, 1.3)]
     looks += [({S: "C6", N: "SJ"}, t) for t in (2.8, 4.3, 5.8, 7.3)]
     looks += [({S: "C6", N: "SJ", E: "C9"}, t) for t in (8.8, 9.2, 9.6)]
-    out = []
-    for faces, t in looks:
-        out += tr.update(reading(faceup=faces), t)
-    for i in range(6):
-        out += tr.update(reading(rows={N: ["lost"], E: ["won"], S: ["lost"]}), 10.0 + 0.4 * i)
-    done = [e for e in out if isinstance(e, TrickComplete) and e.number == 1]
-    assert done and dict(done[-1].cards)[N] == Card.from_str("SJ")
+    out, done = _first_trick_after_looks(looks, 10.0)
+    assert dict(done.cards)[N] == Card.from_str("SJ")
     assert not [e for e in out if isinstance(e, CardLaid) and e.trick == 2]

@@ -870,7 +870,12 @@ class TableTracker:
         ``t``, or in the look before the one at ``t``: recordings are looked at seconds apart
         at times (l'hombre 11012: N's CQ, read SQ in two looks, then CQ in the next two
         looks, 2.8 s later - those readings were not counted, and the SQ stood)."""
-        return t - seen <= _SAME_CARD_GAP_S or seen >= self._prev_look_t
+        return t - seen <= _SAME_CARD_GAP_S or self._in_last_look(seen)
+
+    def _in_last_look(self, seen: float) -> bool:
+        """True when something last seen at ``seen`` was seen in the look before this one
+        (or in this one)."""
+        return seen >= self._prev_look_t
 
     def _upcoming(self, seat: Seat, played: int) -> int:
         """The trick ``seat``'s next card goes to: after his last play (to trick ``played``)
@@ -905,8 +910,8 @@ class TableTracker:
         (l'hombre 11012: N's CQ, read SQ at first, then CQ in four looks beside the others'
         cards)."""
         tr = self.tricks.get(k)
-        return tr is not None and play.last_read >= self._prev_look_t and any(
-            s != seat and s not in tr.turned and p.last_seen >= self._prev_look_t
+        return tr is not None and self._in_last_look(play.last_read) and any(
+            s != seat and s not in tr.turned and self._in_last_look(p.last_seen)
             for s, p in tr.plays.items())
 
     def _gone_before(self, k: int, seat: Seat, t: float) -> bool:
